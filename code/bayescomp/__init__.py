@@ -1,0 +1,26 @@
+"""bayescomp: the helper package of the book *Bayesian Computation*.
+
+One posterior (two-parameter Bayesian logistic regression), a grid reference, and four ways to
+approximate it. Every stochastic function takes an explicit ``np.random.Generator``. MCMC draws
+use the shape ``(chain, draw, param)`` throughout.
+"""
+from .diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
+from .gaussian import gaussian_logpdf, gaussian_target
+from .grid import GridResult, grid_posterior
+from .importance import ImportanceResult, importance_sample, weight_ess
+from .laplace import LaplaceResult, laplace_approximation, newton_map
+from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
+from .problem import (LogisticData, Target, design_matrix, logistic_posterior, make_data,
+                      posterior_predictive, sigmoid)
+from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
+
+__all__ = [
+    "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
+    "gaussian_logpdf", "gaussian_target", "GridResult", "grid_posterior",
+    "ImportanceResult", "importance_sample", "weight_ess",
+    "LaplaceResult", "laplace_approximation", "newton_map",
+    "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
+    "LogisticData", "Target", "design_matrix", "logistic_posterior", "make_data",
+    "posterior_predictive", "sigmoid",
+    "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",
+]

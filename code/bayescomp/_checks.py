@@ -1,0 +1,68 @@
+"""Input validation shared by every module.
+
+Each check raises ``ValueError`` with a message that names the argument and says what was
+expected, so a reader who passes the wrong thing learns what to change.
+"""
+import numpy as np
+
+
+def as_finite_array(value, name, ndim=None, shape=None):
+    """Return ``value`` as a float array after checking its shape and that it is finite.
+
+    ``shape`` may contain ``None`` for an axis of any length.
+    """
+    array = np.asarray(value, dtype=float)
+    if ndim is not None and array.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D array; got shape {array.shape}")
+    if shape is not None:
+        if array.ndim != len(shape) or any(
+            want is not None and got != want for got, want in zip(array.shape, shape)
+        ):
+            wanted = tuple("any" if s is None else s for s in shape)
+            raise ValueError(f"{name} must have shape {wanted}; got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must contain only finite values; it has NaN or inf")
+    return array
+
+
+def positive_int(value, name, minimum=1):
+    """Return ``value`` as an int, checking that it is a whole number of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value}")
+    return int(value)
+
+
+def positive_float(value, name):
+    """Return ``value`` as a float, checking that it is finite and strictly positive."""
+    number = float(value)
+    if not np.isfinite(number) or number <= 0:
+        raise ValueError(f"{name} must be a finite number > 0; got {value!r}")
+    return number
+
+
+def positive_definite_cholesky(cov, name, dim=None):
+    """Return the lower Cholesky factor of ``cov``, checking it is a symmetric PD matrix."""
+    cov = as_finite_array(cov, name, shape=(dim, dim) if dim else None)
+    if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
+        raise ValueError(f"{name} must be a square 2-D matrix; got shape {cov.shape}")
+    if not np.allclose(cov, cov.T, rtol=1e-10, atol=1e-12):
+        raise ValueError(f"{name} must be symmetric")
+    try:
+        return np.linalg.cholesky(cov)
+    except np.linalg.LinAlgError:
+        eigmin = np.linalg.eigvalsh(cov).min()
+        raise ValueError(
+            f"{name} must be positive definite; its smallest eigenvalue is {eigmin:.3g}"
+        ) from None
+
+
+def generator(rng, name="rng"):
+    """Check that ``rng`` is a ``np.random.Generator``; global-state seeding is not accepted."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(
+            f"{name} must be a np.random.Generator (e.g. np.random.default_rng(0)); "
+            f"got {type(rng).__name__}"
+        )
+    return rng

@@ -1,0 +1,124 @@
+"""Convergence diagnostics for MCMC draws of shape ``(chain, draw, param)``.
+
+These are the plain textbook versions, kept short so they can be read: split R-hat
+(Gelman et al., 2013, section 11.4), FFT autocorrelation, and an effective sample size from
+Geyer's (1992) initial positive sequence. Production code (ArviZ, Stan) adds rank
+normalization (Vehtari et al., 2021).
+"""
+import numpy as np
+
+from ._checks import as_finite_array
+
+
+def _check_draws(draws):
+    draws = as_finite_array(draws, "draws", ndim=3)
+    n_chain, n_draw, _ = draws.shape
+    if n_chain < 2:
+        raise ValueError(f"draws must have at least 2 chains (shape (chain, draw, param)); "
+                         f"got {n_chain}")
+    if n_draw < 4:
+        raise ValueError(f"draws must have at least 4 draws per chain; got {n_draw}")
+    return draws
+
+
+def split_rhat(draws):
+    r"""Split-chain potential scale reduction factor, one value per parameter.
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param)
+
+    Returns
+    -------
+    ndarray, shape (param,)
+
+    Notes
+    -----
+    Each chain is cut into two halves of :math:`n` draws, giving :math:`M` split chains. With
+    :math:`W` the mean within-chain variance and :math:`B = n\,\mathrm{Var}(\bar\theta_m)`,
+
+    .. math::
+
+        \hat R = \sqrt{\frac{\frac{n-1}{n}W + \frac1n B}{W}}.
+
+    It exceeds 1 when the chains disagree (Gelman et al., 2013, equation 11.4).
+    """
+    draws = _check_draws(draws)
+    half = draws.shape[1] // 2
+    # Halving each chain also catches a drift within a chain.
+    split = np.concatenate([draws[:, :half], draws[:, -half:]], axis=0)
+    within = split.var(axis=1, ddof=1).mean(axis=0)
+    between = half * split.mean(axis=1).var(axis=0, ddof=1)
+    return np.sqrt(((half - 1) / half * within + between / half) / within)
+
+
+def autocorrelation(x):
+    r"""Autocorrelation of each series along axis 1, by FFT.
+
+    Parameters
+    ----------
+    x : array_like, shape (chain, draw, param)
+
+    Returns
+    -------
+    ndarray, shape (chain, draw, param)
+        :math:`\rho(k)` for lags :math:`k = 0, \dots, n-1`; :math:`\rho(0) = 1`.
+
+    Notes
+    -----
+    Zero-padding to :math:`2n` turns the FFT's circular correlation into the ordinary one
+    (Press et al., 2007, section 13.2); dividing by lag 0 normalizes.
+    """
+    x = as_finite_array(x, "x", ndim=3)
+    n = x.shape[1]
+    centred = x - x.mean(axis=1, keepdims=True)
+    spectrum = np.fft.rfft(centred, n=2 * n, axis=1)
+    acov = np.fft.irfft(spectrum * np.conjugate(spectrum), n=2 * n, axis=1)[:, :n]
+    return acov / acov[:, :1]
+
+
+def effective_sample_size(draws):
+    r"""Effective sample size of the pooled draws, one value per parameter.
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param)
+
+    Returns
+    -------
+    ndarray, shape (param,)
+
+    Notes
+    -----
+    With :math:`\rho(k)` averaged over chains, sum the pairs :math:`\rho(2k-1)+\rho(2k)` for
+    :math:`k = 1, 2, \dots` until a pair is negative (Geyer's initial positive sequence, 1992), then
+
+    .. math::
+
+        \mathrm{ESS} = \frac{MN}{1 + 2\sum_{k\ge1}\rho(k)}.
+    """
+    draws = _check_draws(draws)
+    n_chain, n_draw, n_param = draws.shape
+    rho = autocorrelation(draws).mean(axis=0)
+    ess = np.empty(n_param)
+    for p in range(n_param):
+        # Pairs (rho[1]+rho[2]), (rho[3]+rho[4]), ... within the available lags.
+        n_pairs = (n_draw - 1) // 2
+        pairs = rho[1:2 * n_pairs:2, p] + rho[2:2 * n_pairs + 1:2, p]
+        negative = np.flatnonzero(pairs < 0)
+        stop = negative[0] if negative.size else n_pairs
+        ess[p] = n_chain * n_draw / (1 + 2 * pairs[:stop].sum())
+    return ess
+
+
+def mcse(draws):
+    r"""Monte Carlo standard error of the posterior mean, one value per parameter.
+
+    Notes
+    -----
+    :math:`\mathrm{MCSE} = s/\sqrt{\mathrm{ESS}}`, with :math:`s` the standard deviation
+    (ddof 1) of all draws pooled across chains.
+    """
+    draws = _check_draws(draws)
+    pooled = draws.reshape(-1, draws.shape[-1])
+    return pooled.std(axis=0, ddof=1) / np.sqrt(effective_sample_size(draws))

@@ -1,0 +1,168 @@
+"""Gaussian variational inference by the reparameterization gradient and Adam, in NumPy."""
+from typing import NamedTuple
+
+import numpy as np
+
+from ._checks import as_finite_array, generator, positive_float, positive_int
+
+
+class MeanFieldResult(NamedTuple):
+    """A fitted mean-field Gaussian ``N(mean, diag(sd**2))``.
+
+    Attributes
+    ----------
+    mean, sd : ndarray, shape (d,)
+    elbo : ndarray, shape (n_steps,)
+        Monte Carlo ELBO estimate (up to the target's constant) at each step, before the update.
+    """
+
+    mean: np.ndarray
+    sd: np.ndarray
+    elbo: np.ndarray
+
+
+class FullRankResult(NamedTuple):
+    """A fitted full-covariance Gaussian ``N(mean, chol @ chol.T)``.
+
+    Attributes
+    ----------
+    mean : ndarray, shape (d,)
+    chol : ndarray, shape (d, d)
+        Lower triangular with a positive diagonal.
+    cov : ndarray, shape (d, d)
+    elbo : ndarray, shape (n_steps,)
+    """
+
+    mean: np.ndarray
+    chol: np.ndarray
+    cov: np.ndarray
+    elbo: np.ndarray
+
+
+class _Adam:
+    """Adam ascent on one parameter block (Kingma and Ba, 2015), with bias correction."""
+
+    def __init__(self, shape, lr, betas, eps):
+        self.lr, (self.beta1, self.beta2), self.eps = lr, betas, eps
+        self.first, self.second, self.step = np.zeros(shape), np.zeros(shape), 0
+
+    def ascend(self, param, grad):
+        self.step += 1
+        self.first = self.beta1 * self.first + (1 - self.beta1) * grad
+        self.second = self.beta2 * self.second + (1 - self.beta2) * grad**2
+        first_hat = self.first / (1 - self.beta1**self.step)
+        second_hat = self.second / (1 - self.beta2**self.step)
+        return param + self.lr * first_hat / (np.sqrt(second_hat) + self.eps)
+
+
+def _gaussian_entropy(log_diag):
+    """Entropy of a Gaussian whose covariance factor has diagonal ``exp(log_diag)``."""
+    return log_diag.sum() + 0.5 * log_diag.size * (1 + np.log(2 * np.pi))
+
+
+def _check_settings(n_steps, n_samples, lr, rng):
+    return (positive_int(n_steps, "n_steps"), positive_int(n_samples, "n_samples"),
+            positive_float(lr, "lr"), generator(rng))
+
+
+def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps, rng,
+                  n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8):
+    r"""Fit :math:`q = N(m, \operatorname{diag}(s^2))` by maximizing the ELBO.
+
+    Parameters
+    ----------
+    log_density, grad_log_density : callable
+        The unnormalized log target and its gradient, both vectorized over leading axes.
+    init_mean, init_log_sd : array_like, shape (d,)
+    n_steps : int
+        Adam steps.
+    rng : np.random.Generator
+    n_samples : int
+        Draws of :math:`\varepsilon` per step.
+    lr, betas, eps : float, tuple, float
+        Adam settings.
+
+    Returns
+    -------
+    MeanFieldResult
+
+    Notes
+    -----
+    The ELBO is :math:`\mathcal L = \mathbb E_q[\log\tilde p(\theta)] + \sum_i \log s_i + c`.
+    Writing :math:`\theta = m + s\odot\varepsilon` with :math:`\varepsilon\sim N(0,I)` moves the
+    randomness out of :math:`q` (Kingma and Welling, 2014), so
+
+    .. math::
+
+        \nabla_m\mathcal L = \mathbb E[\nabla\log\tilde p(\theta)],\qquad
+        \nabla_{\log s}\mathcal L = \mathbb E[\nabla\log\tilde p(\theta)\odot s\odot\varepsilon] + 1,
+
+    estimated with ``n_samples`` draws per step (Blei et al., 2017).
+    """
+    mean = as_finite_array(init_mean, "init_mean", ndim=1)
+    log_sd = as_finite_array(init_log_sd, "init_log_sd", shape=mean.shape)
+    n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
+    adam_mean = _Adam(mean.shape, lr, betas, eps)
+    adam_log_sd = _Adam(mean.shape, lr, betas, eps)
+    elbo = np.empty(n_steps)
+    for step in range(n_steps):
+        # Reparameterize: the draws are a deterministic function of (m, log s) and noise.
+        noise = rng.standard_normal((n_samples, mean.size))
+        sd = np.exp(log_sd)
+        theta = mean + sd * noise
+        grad = grad_log_density(theta)
+        elbo[step] = log_density(theta).mean() + _gaussian_entropy(log_sd)
+        # The +1 is the gradient of the entropy term sum(log s).
+        grad_log_sd = (grad * sd * noise).mean(axis=0) + 1.0
+        mean = adam_mean.ascend(mean, grad.mean(axis=0))
+        log_sd = adam_log_sd.ascend(log_sd, grad_log_sd)
+    return MeanFieldResult(mean, np.exp(log_sd), elbo)
+
+
+def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, rng,
+                 n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8):
+    r"""Fit :math:`q = N(m, LL^\top)` with :math:`L` lower triangular, by maximizing the ELBO.
+
+    Parameters
+    ----------
+    log_density, grad_log_density : callable
+    init_mean : array_like, shape (d,)
+    init_chol : array_like, shape (d, d)
+        Lower triangular with a positive diagonal.
+    n_steps, rng, n_samples, lr, betas, eps
+        As for :func:`mean_field_vi`.
+
+    Returns
+    -------
+    FullRankResult
+
+    Notes
+    -----
+    The diagonal of :math:`L` is stored as its log so it stays positive; the strictly lower
+    part is free. With :math:`\theta = m + L\varepsilon` and :math:`g = \nabla\log\tilde p(\theta)`,
+    :math:`\nabla_L \mathcal L = \mathbb E[g\varepsilon^\top]` (lower part) plus
+    :math:`\operatorname{diag}(1/L_{ii})` from the entropy :math:`\sum_i\log L_{ii}`; the chain
+    rule multiplies the diagonal entries by :math:`L_{ii}` (Titsias and Lázaro-Gredilla, 2014).
+    """
+    mean = as_finite_array(init_mean, "init_mean", ndim=1)
+    dim = mean.size
+    chol = as_finite_array(init_chol, "init_chol", shape=(dim, dim))
+    if np.any(np.triu(chol, 1) != 0) or np.any(np.diag(chol) <= 0):
+        raise ValueError("init_chol must be lower triangular with a positive diagonal")
+    n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
+    lower = np.tril(chol, -1)
+    log_diag = np.log(np.diag(chol))
+    adams = [_Adam(shape, lr, betas, eps) for shape in (dim, (dim, dim), dim)]
+    elbo = np.empty(n_steps)
+    for step in range(n_steps):
+        noise = rng.standard_normal((n_samples, dim))
+        factor = lower + np.diag(np.exp(log_diag))
+        theta = mean + noise @ factor.T
+        grad = grad_log_density(theta)
+        elbo[step] = log_density(theta).mean() + _gaussian_entropy(log_diag)
+        grad_factor = grad.T @ noise / n_samples
+        mean = adams[0].ascend(mean, grad.mean(axis=0))
+        lower = np.tril(adams[1].ascend(lower, np.tril(grad_factor, -1)), -1)
+        log_diag = adams[2].ascend(log_diag, np.diag(grad_factor) * np.exp(log_diag) + 1.0)
+    factor = lower + np.diag(np.exp(log_diag))
+    return FullRankResult(mean, factor, factor @ factor.T, elbo)
