@@ -5,10 +5,11 @@ approximate it. Every stochastic function takes an explicit ``np.random.Generato
 use the shape ``(chain, draw, param)`` throughout.
 """
 from .diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
-from .gaussian import gaussian_logpdf, gaussian_target
+from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
 from .grid import GridResult, grid_posterior
 from .importance import ImportanceResult, importance_sample, weight_ess
-from .laplace import LaplaceResult, laplace_approximation, newton_map
+from .laplace import LaplaceResult, ModeSlice, laplace_approximation, newton_map, slice_through_mode
+from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
 from .problem import (LogisticData, Target, design_matrix, logistic_posterior, make_data,
                       posterior_predictive, sigmoid)
@@ -16,9 +17,10 @@ from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
 
 __all__ = [
     "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
-    "gaussian_logpdf", "gaussian_target", "GridResult", "grid_posterior",
+    "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "importance_sample", "weight_ess",
-    "LaplaceResult", "laplace_approximation", "newton_map",
+    "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
+    "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
     "LogisticData", "Target", "design_matrix", "logistic_posterior", "make_data",
     "posterior_predictive", "sigmoid",

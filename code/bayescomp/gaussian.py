@@ -68,3 +68,66 @@ def gaussian_target(mean, cov):
         return precision.copy()
 
     return Target(log_density, grad_log_density, neg_hessian, mean.size)
+
+
+def gaussian_mixture_target(weights, means, sds):
+    r"""A one-dimensional Gaussian mixture: a multimodal target with known moments.
+
+    Parameters
+    ----------
+    weights : array_like, shape (k,)
+        Non-negative component weights summing to one.
+    means, sds : array_like, shape (k,)
+        Component means and (positive) standard deviations.
+
+    Returns
+    -------
+    Target
+        On parameters of shape ``(..., 1)``. The density is normalized, so ``log_density``
+        is exact, not just up to a constant.
+
+    Notes
+    -----
+    :math:`p(\theta) = \sum_j \pi_j N(\theta; \mu_j, \sigma_j^2)`, with mean
+    :math:`\sum_j\pi_j\mu_j` and variance :math:`\sum_j\pi_j(\sigma_j^2+\mu_j^2) - \text{mean}^2`.
+    """
+    weights = as_finite_array(weights, "weights", ndim=1)
+    means = as_finite_array(means, "means", shape=weights.shape)
+    sds = as_finite_array(sds, "sds", shape=weights.shape)
+    if np.any(weights < 0) or not np.isclose(weights.sum(), 1.0):
+        raise ValueError("weights must be non-negative and sum to 1")
+    if np.any(sds <= 0):
+        raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
+
+    def component_log_densities(theta):
+        z = (as_finite_array(theta, "theta")[..., :1] - means) / sds
+        return np.log(weights) - 0.5 * z**2 - np.log(sds * np.sqrt(2 * np.pi))
+
+    def log_density(theta):
+        return np.logaddexp.reduce(component_log_densities(theta), axis=-1)
+
+    def responsibilities(theta):
+        log_parts = component_log_densities(theta)
+        return np.exp(log_parts - log_density(theta)[..., None])
+
+    def grad_log_density(theta):
+        theta = as_finite_array(theta, "theta")
+        scores = -(theta[..., :1] - means) / sds**2
+        return np.sum(responsibilities(theta) * scores, axis=-1, keepdims=True)
+
+    def neg_hessian(theta):
+        # d2/dtheta2 log p = E_r[score^2 - 1/sd^2] - (E_r[score])^2 under responsibilities r.
+        theta = as_finite_array(theta, "theta", shape=(1,))
+        resp = responsibilities(theta)
+        scores = -(theta - means) / sds**2
+        second = np.sum(resp * (scores**2 - 1 / sds**2)) - np.sum(resp * scores) ** 2
+        return np.array([[-second]])
+
+    return Target(log_density, grad_log_density, neg_hessian, 1)
+
+
+def mixture_moments(weights, means, sds):
+    """Mean and variance of a 1-D Gaussian mixture (the forward-KL Gaussian fit)."""
+    weights, means, sds = (np.asarray(a, dtype=float) for a in (weights, means, sds))
+    mean = weights @ means
+    return mean, weights @ (sds**2 + means**2) - mean**2

@@ -89,3 +89,52 @@ def laplace_approximation(grad_log_density, neg_hessian, start, n_steps=12):
     cov = np.linalg.inv(hessian)
     return LaplaceResult(mode, cov, np.sqrt(np.diag(cov)),
                          float(np.linalg.norm(grad_log_density(mode))))
+
+
+class ModeSlice(NamedTuple):
+    """The log density along one coordinate through the mode, and its quadratic model.
+
+    Attributes
+    ----------
+    values : ndarray, shape (k,)
+        Coordinate values along the slice.
+    log_density : ndarray, shape (k,)
+        Exact log density, shifted so it is 0 at the mode.
+    quadratic : ndarray, shape (k,)
+        The Laplace quadratic :math:`-\\tfrac12 H_{aa}(t-\\hat\\theta_a)^2`.
+    """
+
+    values: np.ndarray
+    log_density: np.ndarray
+    quadratic: np.ndarray
+
+
+def slice_through_mode(log_density, laplace, axis, half_width=4.0, n_points=201):
+    r"""Compare :math:`\log\tilde p` with its quadratic model along one axis through the MAP.
+
+    Parameters
+    ----------
+    log_density : callable
+    laplace : LaplaceResult
+    axis : int
+        Which coordinate to vary; the others stay at the MAP.
+    half_width : float
+        The slice spans the MAP plus or minus this many Laplace marginal sds.
+    n_points : int
+
+    Returns
+    -------
+    ModeSlice
+
+    Notes
+    -----
+    Along the slice the quadratic's curvature is the diagonal entry :math:`H_{aa}` of minus the
+    Hessian, i.e. :math:`1/(H^{-1})^{-1}_{aa}`, not the marginal variance.
+    """
+    mode = laplace.mean
+    curvature = np.linalg.inv(laplace.cov)[axis, axis]
+    offsets = np.linspace(-half_width, half_width, n_points) * laplace.sd[axis]
+    points = np.repeat(mode[None, :], n_points, axis=0)
+    points[:, axis] += offsets
+    exact = log_density(points) - log_density(mode)
+    return ModeSlice(points[:, axis], exact, -0.5 * curvature * offsets**2)

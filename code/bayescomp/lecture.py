@@ -1,0 +1,90 @@
+"""The lecture's settings in one place, and a function that runs every method on them.
+
+Chapters teach each method by calling it directly; :func:`run_lecture` is for the places that
+need all of them at once (the comparison chapter, the exercises, the tests). Every setting is an
+argument: change one with ``LectureSettings()._replace(prior_var=0.25)``.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from .grid import GridResult, grid_posterior
+from .importance import ImportanceResult, importance_sample
+from .laplace import LaplaceResult, laplace_approximation
+from .metropolis import ChainsResult, run_chains
+from .problem import LogisticData, Target, logistic_posterior, make_data
+from .vi import MeanFieldResult, mean_field_vi
+
+
+class LectureSettings(NamedTuple):
+    """Every number that defines the lecture's runs (the book's protocol)."""
+
+    data_seed: int = 12
+    n_obs: int = 80
+    theta_true: tuple = (-0.4, 1.3)
+    x_range: tuple = (-2.5, 2.5)
+    prior_var: float = 4.0
+    grid_bounds: tuple = ((-2.5, 1.5), (0.0, 2.8))
+    grid_resolution: int = 241
+    newton_steps: int = 12
+    x_new: tuple = (-2.0, 0.0, 2.0)
+    is_prior_draws: int = 20_000
+    is_prior_seed: int = 2
+    is_laplace_draws: int = 5_000
+    is_laplace_seed: int = 3
+    mcmc_starts: tuple = ((-2.0, 0.0), (1.0, 0.3), (-1.0, 2.5), (1.0, 2.5))
+    mcmc_first_seed: int = 20
+    mcmc_scale: float = 1.1
+    mcmc_steps: int = 12_000
+    mcmc_warmup: int = 2_000
+    vi_seed: int = 31
+    vi_steps: int = 1_500
+    vi_samples: int = 256
+    vi_lr: float = 0.03
+
+
+class LectureResults(NamedTuple):
+    """The output of every method on one set of :class:`LectureSettings`."""
+
+    settings: LectureSettings
+    data: LogisticData
+    target: Target
+    grid: GridResult
+    laplace: LaplaceResult
+    is_prior: ImportanceResult
+    is_laplace: ImportanceResult
+    chains: ChainsResult
+    vi: MeanFieldResult
+
+
+def lecture_problem(settings=LectureSettings()):
+    """The data set and its unnormalized posterior for ``settings``."""
+    data = make_data(settings.data_seed, settings.n_obs, settings.theta_true, settings.x_range)
+    return data, logistic_posterior(data, settings.prior_var)
+
+
+def run_lecture(settings=LectureSettings()):
+    """Run the grid and all four methods with the protocol's seeds and draw order.
+
+    Returns
+    -------
+    LectureResults
+    """
+    s = settings
+    data, target = lecture_problem(s)
+    grid = grid_posterior(target.log_density, s.grid_bounds, s.grid_resolution)
+    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian,
+                                    np.zeros(target.dim), s.newton_steps)
+    is_prior = importance_sample(target.log_density, np.zeros(target.dim),
+                                 s.prior_var * np.eye(target.dim), s.is_prior_draws,
+                                 np.random.default_rng(s.is_prior_seed))
+    is_laplace = importance_sample(target.log_density, laplace.mean, laplace.cov,
+                                   s.is_laplace_draws, np.random.default_rng(s.is_laplace_seed))
+    chains = run_chains(target.log_density, s.mcmc_starts,
+                        s.mcmc_scale * np.linalg.cholesky(laplace.cov), s.mcmc_steps,
+                        [np.random.default_rng(s.mcmc_first_seed + c)
+                         for c in range(len(s.mcmc_starts))], s.mcmc_warmup)
+    vi = mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
+                       np.log(laplace.sd), s.vi_steps, np.random.default_rng(s.vi_seed),
+                       s.vi_samples, s.vi_lr)
+    return LectureResults(s, data, target, grid, laplace, is_prior, is_laplace, chains, vi)

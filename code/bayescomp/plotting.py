@@ -1,0 +1,138 @@
+"""Plot helpers. Each takes a matplotlib ``Axes``, draws on it, and returns it.
+
+Nothing here touches global matplotlib state at import time. Chapters call :func:`setup_figures`
+once, which sets inline SVG output, deterministic SVG ids, a white background and the
+Okabe-Ito colour-blind-safe palette.
+"""
+import numpy as np
+from matplotlib.patches import Ellipse
+
+# Okabe and Ito (2008): distinguishable under the common forms of colour blindness.
+PALETTE = {
+    "black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
+}
+# One colour per method, used in every chapter so a reader learns them once.
+METHOD_COLORS = {
+    "grid": PALETTE["black"], "map": PALETTE["orange"], "importance": PALETTE["purple"],
+    "mcmc": PALETTE["sky"], "laplace": PALETTE["blue"], "vi": PALETTE["vermillion"],
+    "target": PALETTE["black"], "proposal": PALETTE["green"],
+}
+
+
+def setup_figures():
+    """Configure matplotlib for the book: call once at the top of a chapter.
+
+    Sets inline figures to SVG with no date stamp and a fixed hash salt (so re-running a
+    chapter gives the same bytes), a white background (readable in dark mode) and the
+    Okabe-Ito colour cycle.
+    """
+    import matplotlib as mpl
+    from cycler import cycler
+
+    mpl.rcParams.update({
+        "svg.hashsalt": "bayescomp",
+        "figure.facecolor": "white",
+        "savefig.facecolor": "white",
+        "axes.facecolor": "white",
+        "axes.prop_cycle": cycler(color=list(PALETTE.values())[1:] + ["#000000"]),
+        "figure.figsize": (6.4, 4.0),
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+    })
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # plain Python, no IPython: nothing inline to configure
+        return
+    set_matplotlib_formats("svg", metadata={"Date": None})
+
+
+def plot_grid_contours(ax, grid, n_sd=(1, 2, 3), color=None, **kwargs):
+    r"""Contours of a 2-D grid posterior at the density levels of 1, 2, 3... Gaussian sd.
+
+    The level for ``k`` is :math:`\max p \cdot e^{-k^2/2}`, where a Gaussian's
+    ``k``-sd ellipse would lie.
+    """
+    levels = sorted(grid.weights.max() * np.exp(-0.5 * np.asarray(n_sd, dtype=float) ** 2))
+    ax.contour(grid.axes[0], grid.axes[1], grid.weights.T, levels=levels,
+               colors=color or METHOD_COLORS["grid"], linewidths=1.0, **kwargs)
+    ax.set_xlabel(r"intercept $\theta_0$")
+    ax.set_ylabel(r"slope $\theta_1$")
+    return ax
+
+
+def plot_covariance_ellipse(ax, mean, cov, n_sd=2.0, **kwargs):
+    """Draw the ``n_sd`` standard-deviation ellipse of a 2-D Gaussian."""
+    eigenvalues, eigenvectors = np.linalg.eigh(np.asarray(cov, dtype=float))
+    angle = np.degrees(np.arctan2(eigenvectors[1, -1], eigenvectors[0, -1]))
+    width, height = 2 * n_sd * np.sqrt(eigenvalues[::-1])
+    kwargs.setdefault("fill", False)
+    ax.add_patch(Ellipse(mean, width, height, angle=angle, **kwargs))
+    return ax
+
+
+def plot_traces(ax, draws, param, label=None):
+    """Trace of one parameter for every chain; ``draws`` has shape (chain, draw, param)."""
+    for chain, series in enumerate(np.asarray(draws)[:, :, param]):
+        ax.plot(series, linewidth=0.4, alpha=0.8, label=f"chain {chain + 1}")
+    ax.set_xlabel("iteration (after warm-up)")
+    ax.set_ylabel(label or f"parameter {param}")
+    return ax
+
+
+def plot_autocorrelation(ax, rho, max_lag=60, labels=None):
+    """Autocorrelation against lag; ``rho`` has shape (lag, param)."""
+    lags = np.arange(max_lag + 1)
+    for p in range(rho.shape[1]):
+        ax.plot(lags, rho[: max_lag + 1, p], marker="o", markersize=2,
+                label=labels[p] if labels else f"parameter {p}")
+    ax.axhline(0, color="grey", linewidth=0.6)
+    ax.set_xlabel("lag")
+    ax.set_ylabel("autocorrelation")
+    return ax
+
+
+def plot_weighted_draws(ax, draws, weights, color=None, label=None):
+    """Importance weights as stems at their 1-D draw locations."""
+    markerline, stemlines, baseline = ax.stem(np.asarray(draws).ravel(), weights,
+                                              basefmt=" ", label=label)
+    color = color or METHOD_COLORS["importance"]
+    markerline.set(color=color, markersize=2)
+    stemlines.set(color=color, linewidth=0.5)
+    ax.set_xlabel(r"$\theta$")
+    ax.set_ylabel("normalized weight")
+    return ax
+
+
+def plot_density_curve(ax, theta, log_density, label=None, **kwargs):
+    """Plot ``exp(log_density)`` over a 1-D ``theta`` grid."""
+    ax.plot(theta, np.exp(log_density), label=label, **kwargs)
+    ax.set_xlabel(r"$\theta$")
+    ax.set_ylabel("density")
+    return ax
+
+
+def plot_walk(ax, start, chain, color=None):
+    """A short Metropolis walk: accepted moves as a path, rejected proposals as crosses.
+
+    ``chain`` is a :class:`~bayescomp.metropolis.ChainResult` run with
+    ``record_proposals=True``.
+    """
+    color = color or METHOD_COLORS["mcmc"]
+    path = np.vstack([start, chain.draws])
+    ax.plot(path[:, 0], path[:, 1], "-o", color=color, markersize=3, linewidth=1,
+            label="chain path")
+    rejected = chain.proposals[~chain.accepted]
+    ax.plot(rejected[:, 0], rejected[:, 1], "x", color=PALETTE["vermillion"], markersize=6,
+            label="rejected proposal")
+    ax.plot(*start, "s", color=PALETTE["black"], markersize=6, label="start")
+    return ax
+
+
+def plot_slice_fit(ax, offsets, log_density, quadratic, label=r"$\theta_1$"):
+    """The log density along a slice through the mode, with its quadratic (Laplace) fit."""
+    ax.plot(offsets, log_density, color=METHOD_COLORS["grid"], label=r"$\log\tilde p$")
+    ax.plot(offsets, quadratic, "--", color=METHOD_COLORS["laplace"], label="quadratic at MAP")
+    ax.set_xlabel(label)
+    ax.set_ylabel("log density (max = 0)")
+    return ax

@@ -1,0 +1,124 @@
+"""Each kind of bad input raises a ValueError that names the argument and what was expected."""
+import numpy as np
+import pytest
+
+import bayescomp as bc
+
+RNG = np.random.default_rng
+
+
+@pytest.fixture(scope="module")
+def target():
+    return bc.lecture_problem()[1]
+
+
+def good_chains():
+    return RNG(0).normal(size=(4, 100, 2))
+
+
+# --- wrong shapes ---------------------------------------------------------------------------
+@pytest.mark.parametrize("call, message", [
+    (lambda t: bc.make_data(theta_true=(1.0, 2.0, 3.0)), r"theta_true must have shape \(2,\)"),
+    (lambda t: bc.importance_sample(t.log_density, [0, 0], np.eye(3), 10, RNG(0)),
+     r"proposal_cov must have shape \(2, 2\)"),
+    (lambda t: bc.metropolis_chain(t.log_density, [0, 0], np.eye(3), 10, RNG(0)),
+     r"proposal_chol must have shape \(2, 2\)"),
+    (lambda t: bc.run_chains(t.log_density, [[0, 0], [1, 1]], np.eye(2), 10, [RNG(0)]),
+     r"rngs must hold one generator per start \(2\)"),
+    (lambda t: bc.split_rhat(np.zeros((4, 100))), r"draws must be a 3-D array"),
+    (lambda t: bc.grid_posterior(t.log_density, [(0, 1, 2)], 10), r"bounds must have shape"),
+    (lambda t: bc.posterior_predictive([0.0], np.zeros((5, 3))), r"draws must have shape \(\.\.\., 2\)"),
+    (lambda t: bc.posterior_predictive([0.0], np.zeros((5, 2)), np.ones(4) / 4),
+     r"weights must have one entry per draw \(5\)"),
+    (lambda t: bc.mean_field_vi(t.log_density, t.grad_log_density, [0, 0], [0, 0, 0], 5, RNG(0)),
+     r"init_log_sd must have shape \(2,\)"),
+])
+def test_wrong_shape(target, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(target)
+
+
+# --- non-finite values ----------------------------------------------------------------------
+@pytest.mark.parametrize("call, message", [
+    (lambda t: t.log_density([np.nan, 0.0]), "theta must contain only finite values"),
+    (lambda t: bc.importance_sample(t.log_density, [np.inf, 0], np.eye(2), 10, RNG(0)),
+     "proposal_mean must contain only finite values"),
+    (lambda t: bc.metropolis_chain(t.log_density, [0, np.nan], np.eye(2), 10, RNG(0)),
+     "start must contain only finite values"),
+    (lambda t: bc.effective_sample_size(np.full((2, 10, 1), np.nan)),
+     "draws must contain only finite values"),
+    (lambda t: bc.newton_map(t.grad_log_density, t.neg_hessian, [np.nan, 0]),
+     "start must contain only finite values"),
+    (lambda t: bc.make_data(x_range=(0, np.inf)), "x_range must contain only finite values"),
+])
+def test_non_finite(target, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(target)
+
+
+# --- non-positive variances, step counts and sample sizes -----------------------------------
+@pytest.mark.parametrize("call, message", [
+    (lambda t: bc.logistic_posterior(bc.make_data(), prior_var=0.0), "prior_var must be a finite number > 0"),
+    (lambda t: bc.logistic_posterior(bc.make_data(), prior_var=-4.0), "prior_var must be a finite number > 0"),
+    (lambda t: bc.make_data(n=0), "n must be an integer >= 1"),
+    (lambda t: bc.importance_sample(t.log_density, [0, 0], np.eye(2), 0, RNG(0)),
+     "n_draws must be an integer >= 1"),
+    (lambda t: bc.metropolis_chain(t.log_density, [0, 0], np.eye(2), -5, RNG(0)),
+     "n_steps must be an integer >= 1"),
+    (lambda t: bc.run_chains(t.log_density, [[0, 0], [1, 1]], np.eye(2), 10, [RNG(0), RNG(1)], 10),
+     r"n_warmup must be an integer in \[0, n_steps\)"),
+    (lambda t: bc.newton_map(t.grad_log_density, t.neg_hessian, [0, 0], 0),
+     "n_steps must be an integer >= 1"),
+    (lambda t: bc.mean_field_vi(t.log_density, t.grad_log_density, [0, 0], [0, 0], 5, RNG(0),
+                                n_samples=0), "n_samples must be an integer >= 1"),
+    (lambda t: bc.mean_field_vi(t.log_density, t.grad_log_density, [0, 0], [0, 0], 5, RNG(0),
+                                lr=-0.1), "lr must be a finite number > 0"),
+    (lambda t: bc.gaussian_mixture_target([0.5, 0.5], [-1, 1], [1.0, 0.0]), "sds must all be > 0"),
+    (lambda t: bc.grid_posterior(t.log_density, [(-1, 1), (0, 2)], 1),
+     "resolution must be an integer >= 2"),
+])
+def test_non_positive(target, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(target)
+
+
+# --- covariances that are not positive definite ---------------------------------------------
+@pytest.mark.parametrize("call, message", [
+    (lambda t: bc.importance_sample(t.log_density, [0, 0], [[1, 2], [2, 1]], 10, RNG(0)),
+     "proposal_cov must be positive definite; its smallest eigenvalue is -1"),
+    (lambda t: bc.importance_sample(t.log_density, [0, 0], [[1, 0.5], [0.2, 1]], 10, RNG(0)),
+     "proposal_cov must be symmetric"),
+    (lambda t: bc.gaussian_target([0, 0], [[1, 0], [0, 0]]), "cov must be positive definite"),
+    (lambda t: bc.gaussian_logpdf([0, 0], [0, 0], -np.eye(2)), "cov must be positive definite"),
+    (lambda t: bc.metropolis_chain(t.log_density, [0, 0], [[1, 0], [0, -1]], 10, RNG(0)),
+     "proposal_chol must be lower triangular with a positive diagonal"),
+    (lambda t: bc.full_rank_vi(t.log_density, t.grad_log_density, [0, 0], [[1, 1], [0, 1]], 5,
+                               RNG(0)), "init_chol must be lower triangular"),
+])
+def test_not_positive_definite(target, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(target)
+
+
+# --- too few chains or draws for a diagnostic -----------------------------------------------
+@pytest.mark.parametrize("diagnostic", [bc.split_rhat, bc.effective_sample_size, bc.mcse])
+def test_diagnostic_needs_two_chains(diagnostic):
+    with pytest.raises(ValueError, match="draws must have at least 2 chains"):
+        diagnostic(good_chains()[:1])
+
+
+@pytest.mark.parametrize("diagnostic", [bc.split_rhat, bc.effective_sample_size, bc.mcse])
+def test_diagnostic_needs_four_draws(diagnostic):
+    with pytest.raises(ValueError, match="draws must have at least 4 draws per chain; got 3"):
+        diagnostic(good_chains()[:, :3])
+
+
+# --- randomness must be an explicit Generator -----------------------------------------------
+def test_global_seed_is_not_accepted(target):
+    with pytest.raises(ValueError, match="rng must be a np.random.Generator"):
+        bc.importance_sample(target.log_density, [0, 0], np.eye(2), 10, 42)
+
+
+def test_weights_must_be_a_distribution():
+    with pytest.raises(ValueError, match="weights must be non-negative and sum to 1"):
+        bc.weight_ess([0.5, 0.7])
