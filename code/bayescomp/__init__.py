@@ -4,6 +4,8 @@ One posterior (two-parameter Bayesian logistic regression), a grid reference, an
 approximate it. Every stochastic function takes an explicit ``np.random.Generator``. MCMC draws
 use the shape ``(chain, draw, param)`` throughout.
 """
+from .display import show_source
+from .plotting import setup_figures
 from .diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
 from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
 from .grid import GridResult, grid_posterior
@@ -16,7 +18,7 @@ from .problem import (LogisticData, Target, design_matrix, logistic_posterior, m
 from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
 
 __all__ = [
-    "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
+    "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "importance_sample", "weight_ess",
     "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
