@@ -35,7 +35,9 @@ def setup_figures():
         "figure.facecolor": "white",
         "savefig.facecolor": "white",
         "axes.facecolor": "white",
-        "axes.prop_cycle": cycler(color=list(PALETTE.values())[1:] + ["#000000"]),
+        # Yellow goes last: it is the hardest to see on white.
+        "axes.prop_cycle": cycler(color=[PALETTE[k] for k in ("orange", "sky", "green", "blue",
+                                                              "vermillion", "purple", "yellow")]),
         "figure.figsize": (6.4, 4.0),
         "axes.spines.top": False,
         "axes.spines.right": False,
