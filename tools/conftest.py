@@ -1,0 +1,91 @@
+"""Fixtures for the browser checks: a local static server and headless Debian chromium.
+
+The network is cut inside the browser: every request that is not to the local server is
+aborted and recorded, so a test can assert that a page fetched nothing from outside.
+"""
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def serve():
+    """Return a function that serves a directory on 127.0.0.1 and gives its base URL."""
+    servers = []
+
+    def start(directory):
+        handler = functools.partial(_QuietHandler, directory=str(directory))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run tools/install_chromium.sh")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class OfflinePage:
+    """A page whose requests outside ``base`` are blocked, with every failure recorded."""
+
+    def __init__(self, browser, base):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 800})
+        self.page = self.context.new_page()
+        self.external, self.failed, self.errors = [], [], []
+        self.context.route("**/*", self._route(base))
+        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(
+            f"{r.status} {r.url}"))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, base):
+        def handle(route):
+            url = route.request.url
+            if url.startswith(base) or url.startswith("data:") or url.startswith("blob:"):
+                route.continue_()
+            else:
+                self.external.append(url)
+                route.abort()
+        return handle
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def offline_page(browser):
+    pages = []
+
+    def open_page(base):
+        page = OfflinePage(browser, base)
+        pages.append(page)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.close()
