@@ -33,7 +33,7 @@ browser: install slides
 
 test: install slides
 	bash tools/install_chromium.sh
-	$(PYTHON) -m pytest -q code/tests tools/test_slides.py tools/test_site.py \
+	$(PYTHON) -m pytest -q -p no:cacheprovider code/tests tools/test_slides.py tools/test_site.py \
 		--nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg
 
 benchmark: install
