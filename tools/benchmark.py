@@ -49,9 +49,15 @@ def nbval_suite():
 
 
 def clean_site_build():
+    # A fresh output folder and a fresh execution cache, so every notebook really executes.
+    import yaml
     with tempfile.TemporaryDirectory() as out:
+        config = yaml.safe_load((ROOT / "_config.yml").read_text())
+        config["execute"]["cache"] = str(Path(out) / "cache")
+        config_file = Path(out) / "_config.yml"
+        config_file.write_text(yaml.safe_dump(config))
         run(sys.executable, "-m", "jupyter", "book", "build", ".", "--path-output", out,
-            "-W", "-n", "--keep-going")
+            "--config", str(config_file), "-W", "-n", "--keep-going")
 
 
 if __name__ == "__main__":
