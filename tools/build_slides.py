@@ -26,8 +26,8 @@ DECK_CSS = """
 .reveal h1 { font-size: 1.6em; }
 .reveal h2 { font-size: 1.2em; }
 .reveal ul { font-size: 0.8em; }
-.reveal .jp-Cell pre, .reveal .highlight pre { font-size: 0.36em !important; line-height: 1.3; }
-.reveal .jp-RenderedSVG img { max-height: 46vh; width: auto; }
+.reveal .jp-Cell pre, .reveal .highlight pre { font-size: 0.5em !important; line-height: 1.25; }
+.reveal .jp-RenderedSVG img { max-height: 40vh; width: auto; }
 """
 
 
