@@ -58,6 +58,15 @@ def positive_definite_cholesky(cov, name, dim=None):
         ) from None
 
 
+def cholesky_factor(value, name, dim):
+    """Check that ``value`` is a (dim, dim) lower-triangular matrix with a positive diagonal."""
+    factor = as_finite_array(value, name, shape=(dim, dim))
+    if np.any(np.triu(factor, 1) != 0) or np.any(np.diag(factor) <= 0):
+        raise ValueError(f"{name} must be lower triangular with a positive diagonal "
+                         "(a Cholesky factor of a positive definite covariance)")
+    return factor
+
+
 def generator(rng, name="rng"):
     """Check that ``rng`` is a ``np.random.Generator``; global-state seeding is not accepted."""
     if not isinstance(rng, np.random.Generator):

@@ -4,7 +4,7 @@ Chapters teach each method by calling it directly; :func:`run_lecture` is for th
 need all of them at once (the comparison chapter, the exercises, the tests). Every setting is an
 argument: change one with ``LectureSettings()._replace(prior_var=0.25)``.
 """
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -43,18 +43,25 @@ class LectureSettings(NamedTuple):
     vi_lr: float = 0.03
 
 
+SAMPLERS = ("importance", "mcmc", "vi")
+
+
 class LectureResults(NamedTuple):
-    """The output of every method on one set of :class:`LectureSettings`."""
+    """The output of every method on one set of :class:`LectureSettings`.
+
+    The grid and Laplace fields are always filled; a sampler left out of ``run_lecture``'s
+    ``methods`` gives ``None`` in its fields.
+    """
 
     settings: LectureSettings
     data: LogisticData
     target: Target
     grid: GridResult
     laplace: LaplaceResult
-    is_prior: ImportanceResult
-    is_laplace: ImportanceResult
-    chains: ChainsResult
-    vi: MeanFieldResult
+    is_prior: Optional[ImportanceResult]
+    is_laplace: Optional[ImportanceResult]
+    chains: Optional[ChainsResult]
+    vi: Optional[MeanFieldResult]
 
 
 def lecture_problem(settings=LectureSettings()):
@@ -63,28 +70,43 @@ def lecture_problem(settings=LectureSettings()):
     return data, logistic_posterior(data, settings.prior_var)
 
 
-def run_lecture(settings=LectureSettings()):
-    """Run the grid and all four methods with the protocol's seeds and draw order.
+def run_lecture(settings=LectureSettings(), methods=SAMPLERS):
+    """Run the grid, Laplace and the chosen samplers with the protocol's seeds and draw order.
+
+    Parameters
+    ----------
+    settings : LectureSettings
+    methods : sequence of {"importance", "mcmc", "vi"}
+        Which of the slower methods to run; the grid and Laplace always run (they are the
+        reference and the proposal the others need). Leaving some out saves time in sweeps.
 
     Returns
     -------
     LectureResults
     """
+    unknown = set(methods) - set(SAMPLERS)
+    if unknown:
+        raise ValueError(f"methods must be drawn from {SAMPLERS}; got {sorted(unknown)}")
     s = settings
     data, target = lecture_problem(s)
     grid = grid_posterior(target.log_density, s.grid_bounds, s.grid_resolution)
     laplace = laplace_approximation(target.grad_log_density, target.neg_hessian,
                                     np.zeros(target.dim), s.newton_steps)
-    is_prior = importance_sample(target.log_density, np.zeros(target.dim),
-                                 s.prior_var * np.eye(target.dim), s.is_prior_draws,
-                                 np.random.default_rng(s.is_prior_seed))
-    is_laplace = importance_sample(target.log_density, laplace.mean, laplace.cov,
-                                   s.is_laplace_draws, np.random.default_rng(s.is_laplace_seed))
-    chains = run_chains(target.log_density, s.mcmc_starts,
-                        s.mcmc_scale * np.linalg.cholesky(laplace.cov), s.mcmc_steps,
-                        [np.random.default_rng(s.mcmc_first_seed + c)
-                         for c in range(len(s.mcmc_starts))], s.mcmc_warmup)
-    vi = mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
-                       np.log(laplace.sd), s.vi_steps, np.random.default_rng(s.vi_seed),
-                       s.vi_samples, s.vi_lr)
+    is_prior = is_laplace = chains = vi = None
+    if "importance" in methods:
+        is_prior = importance_sample(target.log_density, np.zeros(target.dim),
+                                     s.prior_var * np.eye(target.dim), s.is_prior_draws,
+                                     np.random.default_rng(s.is_prior_seed))
+        is_laplace = importance_sample(target.log_density, laplace.mean, laplace.cov,
+                                       s.is_laplace_draws,
+                                       np.random.default_rng(s.is_laplace_seed))
+    if "mcmc" in methods:
+        chains = run_chains(target.log_density, s.mcmc_starts,
+                            s.mcmc_scale * np.linalg.cholesky(laplace.cov), s.mcmc_steps,
+                            [np.random.default_rng(s.mcmc_first_seed + c)
+                             for c in range(len(s.mcmc_starts))], s.mcmc_warmup)
+    if "vi" in methods:
+        vi = mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
+                           np.log(laplace.sd), s.vi_steps, np.random.default_rng(s.vi_seed),
+                           s.vi_samples, s.vi_lr)
     return LectureResults(s, data, target, grid, laplace, is_prior, is_laplace, chains, vi)

@@ -6,7 +6,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._checks import as_finite_array, generator, positive_int
+from ._checks import as_finite_array, cholesky_factor, generator, positive_int
 
 
 class ChainResult(NamedTuple):
@@ -45,14 +45,6 @@ class ChainsResult(NamedTuple):
     accept_rates: np.ndarray
 
 
-def _check_proposal_chol(proposal_chol, dim):
-    chol = as_finite_array(proposal_chol, "proposal_chol", shape=(dim, dim))
-    if np.any(np.triu(chol, 1) != 0) or np.any(np.diag(chol) <= 0):
-        raise ValueError("proposal_chol must be lower triangular with a positive diagonal "
-                         "(a Cholesky factor of a positive definite covariance)")
-    return chol
-
-
 def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_proposals=False):
     r"""Run one random-walk Metropolis chain.
 
@@ -81,7 +73,7 @@ def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_pro
     (Metropolis et al., 1953; Gelman et al., 2013, section 11.2).
     """
     current = as_finite_array(start, "start", ndim=1)
-    chol = _check_proposal_chol(proposal_chol, current.size)
+    chol = cholesky_factor(proposal_chol, "proposal_chol", current.size)
     n_steps = positive_int(n_steps, "n_steps")
     rng = generator(rng)
     current_log_density = log_density(current)

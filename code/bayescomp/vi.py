@@ -3,7 +3,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, generator, positive_float, positive_int
+from ._checks import as_finite_array, cholesky_factor, generator, positive_float, positive_int
 
 
 class MeanFieldResult(NamedTuple):
@@ -146,9 +146,7 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     """
     mean = as_finite_array(init_mean, "init_mean", ndim=1)
     dim = mean.size
-    chol = as_finite_array(init_chol, "init_chol", shape=(dim, dim))
-    if np.any(np.triu(chol, 1) != 0) or np.any(np.diag(chol) <= 0):
-        raise ValueError("init_chol must be lower triangular with a positive diagonal")
+    chol = cholesky_factor(init_chol, "init_chol", dim)
     n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
     lower = np.tril(chol, -1)
     log_diag = np.log(np.diag(chol))

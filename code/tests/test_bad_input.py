@@ -122,3 +122,8 @@ def test_global_seed_is_not_accepted(target):
 def test_weights_must_be_a_distribution():
     with pytest.raises(ValueError, match="weights must be non-negative and sum to 1"):
         bc.weight_ess([0.5, 0.7])
+
+
+def test_run_lecture_rejects_unknown_methods():
+    with pytest.raises(ValueError, match=r"methods must be drawn from \('importance', 'mcmc', 'vi'\)"):
+        bc.run_lecture(methods=("grid", "hmc"))

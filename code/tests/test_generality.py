@@ -4,7 +4,7 @@ import pytest
 
 from bayescomp import (LectureSettings, effective_sample_size, full_rank_vi, gaussian_target,
                        grid_posterior, importance_sample, laplace_approximation, lecture_problem,
-                       mean_field_vi, run_chains)
+                       mean_field_vi, run_chains, run_lecture)
 
 
 def within_monte_carlo_error(estimate, truth, standard_error, z=4.0):
@@ -95,3 +95,11 @@ def test_elbo_increases_overall(lecture):
     # The ELBO trace is noisy step to step but should not end lower than it started.
     elbo = lecture.vi.elbo
     assert elbo[-100:].mean() >= elbo[:10].mean() - 0.05
+
+
+def test_run_lecture_subset_matches_full_run(lecture):
+    # Leaving the slow samplers out must not change what is computed.
+    quick = run_lecture(methods=("importance",))
+    assert quick.chains is None and quick.vi is None
+    np.testing.assert_array_equal(quick.is_prior.weights, lecture.is_prior.weights)
+    np.testing.assert_array_equal(quick.grid.weights, lecture.grid.weights)
