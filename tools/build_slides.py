@@ -26,8 +26,8 @@ DECK_CSS = """
 .reveal h1 { font-size: 1.6em; }
 .reveal h2 { font-size: 1.2em; }
 .reveal ul { font-size: 0.8em; }
-.reveal .jp-Cell pre, .reveal .highlight pre { font-size: 0.5em !important; line-height: 1.25; }
-.reveal .jp-RenderedSVG img { max-height: 40vh; width: auto; }
+.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre { font-size: 16px !important; line-height: 1.25; }
+.reveal .jp-RenderedSVG img { max-height: 430px; width: auto; }
 """
 
 
@@ -69,6 +69,9 @@ def exporter():
     config.SlidesExporter.mathjax_url = "vendor/mathjax/MathJax.js?config=TeX-AMS_SVG-full"
     config.SlidesExporter.exclude_input_prompt = True
     config.SlidesExporter.exclude_output_prompt = True
+    # Figure cells carry this tag: on a slide the figure is the content, the code stays online.
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = {"slides-hide-input"}
     return SlidesExporter(config=config, template_name="slides_template",
                           extra_template_basedirs=[str(ROOT / "tools")])
 

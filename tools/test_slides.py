@@ -1,8 +1,8 @@
 """Drive every lecture deck in headless chromium with the network cut.
 
 For each deck: reveal.js reports ready; the slide count equals the notebook's slide cells;
-math is typeset (no raw ``$`` in rendered text); every figure has a size; no request fails or
-leaves the machine. One screenshot per deck is saved next to the decks.
+math is typeset (no raw ``$`` in rendered text); every figure has a size and alt text; every
+slide fits the canvas; no request fails or leaves the machine. One screenshot per deck is saved next to the decks.
 """
 import json
 import os
@@ -61,6 +61,17 @@ def test_deck(name, decks_url, offline_page):
     assert len(figures) == n_figures
     assert all(f["width"] > 0 for f in figures), f"a figure in {name} did not render"
     assert all(len(f["alt"]) > 20 for f in figures), f"a figure in {name} has no alt text"
+
+    # Every slide fits the presentation canvas, so nothing scrolls or is cut off in class.
+    overflowing = page.evaluate("""() => {
+        const height = Reveal.getConfig().height, tall = [];
+        for (let i = 0; i < Reveal.getTotalSlides(); i++) {
+            Reveal.slide(i, 0);
+            const slide = Reveal.getCurrentSlide();
+            if (slide.scrollHeight > height) tall.push([i, slide.scrollHeight]);
+        }
+        return tall; }""")
+    assert overflowing == [], f"slides taller than the canvas in {name}: {overflowing}"
 
     # Show a content slide with a figure if there is one, and keep a screenshot of it.
     figure_slide = page.evaluate("""() => {

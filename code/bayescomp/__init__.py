@@ -13,8 +13,8 @@ from .importance import ImportanceResult, importance_sample, weight_ess
 from .laplace import LaplaceResult, ModeSlice, laplace_approximation, newton_map, slice_through_mode
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
-from .problem import (LogisticData, Target, design_matrix, logistic_posterior, make_data,
-                      posterior_predictive, sigmoid)
+from .problem import (LogisticData, Target, design_matrix, gaussian_predictive, logistic_posterior,
+                      make_data, posterior_predictive, sigmoid)
 from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
 
 __all__ = [
@@ -24,7 +24,7 @@ __all__ = [
     "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
-    "LogisticData", "Target", "design_matrix", "logistic_posterior", "make_data",
+    "LogisticData", "Target", "design_matrix", "gaussian_predictive", "logistic_posterior", "make_data",
     "posterior_predictive", "sigmoid",
     "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",
 ]

@@ -8,7 +8,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, positive_float, positive_int
+from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_float,
+                      positive_int)
 
 
 class LogisticData(NamedTuple):
@@ -191,3 +192,31 @@ def posterior_predictive(x_new, draws, weights=None):
             )
         weights = weights.reshape(-1)
     return weights @ sigmoid(flat @ z_new.T)
+
+
+def gaussian_predictive(x_new, mean, cov, n_draws, rng):
+    r"""Posterior predictive under a Gaussian approximation, by averaging over its draws.
+
+    Parameters
+    ----------
+    x_new : array_like, shape (k,)
+    mean : array_like, shape (2,)
+    cov : array_like, shape (2, 2)
+        Symmetric positive definite (for mean-field VI, ``np.diag(sd**2)``).
+    n_draws : int
+    rng : np.random.Generator
+
+    Returns
+    -------
+    ndarray, shape (k,)
+
+    Notes
+    -----
+    :math:`\int \sigma(z^{*\top}\theta)\,N(\theta;\mu,\Sigma)\,d\theta \approx
+    \frac1S\sum_s \sigma(z^{*\top}(\mu + L\varepsilon_s))`, with :math:`LL^\top = \Sigma`.
+    """
+    mean = as_finite_array(mean, "mean", shape=(2,))
+    chol = positive_definite_cholesky(cov, "cov", 2)
+    n_draws = positive_int(n_draws, "n_draws")
+    noise = generator(rng).standard_normal((n_draws, 2))
+    return posterior_predictive(x_new, mean + noise @ chol.T)

@@ -127,3 +127,8 @@ def test_weights_must_be_a_distribution():
 def test_run_lecture_rejects_unknown_methods():
     with pytest.raises(ValueError, match=r"methods must be drawn from \('importance', 'mcmc', 'vi'\)"):
         bc.run_lecture(methods=("grid", "hmc"))
+
+
+def test_gaussian_predictive_checks_its_covariance():
+    with pytest.raises(ValueError, match="cov must be positive definite"):
+        bc.gaussian_predictive([0.0], [0.0, 1.0], [[1.0, 0.0], [0.0, -1.0]], 10, RNG(0))

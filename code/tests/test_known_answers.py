@@ -109,3 +109,22 @@ def test_laplace_is_exact_for_a_gaussian_target():
     fit = laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2), 1)
     np.testing.assert_allclose(fit.mean, mean)
     np.testing.assert_allclose(fit.cov, cov)
+
+
+def test_gaussian_predictive_of_a_point_mass_is_the_plug_in():
+    from bayescomp import gaussian_predictive, posterior_predictive
+    mean = np.array([-0.3, 1.4])
+    tiny = 1e-14 * np.eye(2)
+    np.testing.assert_allclose(gaussian_predictive([-2.0, 0.0, 2.0], mean, tiny, 10,
+                                                   np.random.default_rng(0)),
+                               posterior_predictive([-2.0, 0.0, 2.0], mean), rtol=1e-6)
+
+
+def test_gaussian_predictive_matches_grid_quadrature():
+    # Against a dense grid average over the same Gaussian: agreement within Monte Carlo error.
+    from bayescomp import gaussian_predictive, gaussian_target, grid_posterior, posterior_predictive
+    mean, cov = np.array([-0.3, 1.4]), np.array([[0.1, -0.02], [-0.02, 0.08]])
+    grid = grid_posterior(gaussian_target(mean, cov).log_density, [(-2.5, 1.9), (-0.6, 3.4)], 201)
+    exact = posterior_predictive([-2.0, 2.0], grid.points, grid.weights)
+    estimate = gaussian_predictive([-2.0, 2.0], mean, cov, 200_000, np.random.default_rng(1))
+    np.testing.assert_allclose(estimate, exact, atol=1e-3)
