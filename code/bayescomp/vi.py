@@ -120,7 +120,7 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
 
 
 def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, rng,
-                 n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8):
+                 n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8, n_average=0):
     r"""Fit :math:`q = N(m, LL^\top)` with :math:`L` lower triangular, by maximizing the ELBO.
 
     Parameters
@@ -131,6 +131,9 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
         Lower triangular with a positive diagonal.
     n_steps, rng, n_samples, lr, betas, eps
         As for :func:`mean_field_vi`.
+    n_average : int
+        Average the parameters over the last ``n_average`` iterates (Polyak-Ruppert averaging)
+        instead of returning the last one; stochastic gradients leave the last iterate noisy.
 
     Returns
     -------
@@ -148,10 +151,14 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     dim = mean.size
     chol = cholesky_factor(init_chol, "init_chol", dim)
     n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
+    if isinstance(n_average, bool) or not isinstance(n_average, (int, np.integer)) \
+            or not 0 <= n_average <= n_steps:
+        raise ValueError(f"n_average must be an integer in [0, n_steps]; got {n_average!r}")
     lower = np.tril(chol, -1)
     log_diag = np.log(np.diag(chol))
     adams = [_Adam(shape, lr, betas, eps) for shape in (dim, (dim, dim), dim)]
     elbo = np.empty(n_steps)
+    averaged = [np.zeros(dim), np.zeros((dim, dim)), np.zeros(dim)]
     for step in range(n_steps):
         noise = rng.standard_normal((n_samples, dim))
         factor = lower + np.diag(np.exp(log_diag))
@@ -162,5 +169,10 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
         mean = adams[0].ascend(mean, grad.mean(axis=0))
         lower = np.tril(adams[1].ascend(lower, np.tril(grad_factor, -1)), -1)
         log_diag = adams[2].ascend(log_diag, np.diag(grad_factor) * np.exp(log_diag) + 1.0)
+        if step >= n_steps - n_average:
+            for total, value in zip(averaged, (mean, lower, log_diag)):
+                total += value / n_average
+    if n_average:
+        mean, lower, log_diag = averaged
     factor = lower + np.diag(np.exp(log_diag))
     return FullRankResult(mean, factor, factor @ factor.T, elbo)

@@ -132,3 +132,9 @@ def test_run_lecture_rejects_unknown_methods():
 def test_gaussian_predictive_checks_its_covariance():
     with pytest.raises(ValueError, match="cov must be positive definite"):
         bc.gaussian_predictive([0.0], [0.0, 1.0], [[1.0, 0.0], [0.0, -1.0]], 10, RNG(0))
+
+
+def test_full_rank_vi_checks_n_average(target):
+    with pytest.raises(ValueError, match=r"n_average must be an integer in \[0, n_steps\]"):
+        bc.full_rank_vi(target.log_density, target.grad_log_density, [0, 0], np.eye(2), 5,
+                        RNG(0), n_average=6)

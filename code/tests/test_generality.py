@@ -103,3 +103,12 @@ def test_run_lecture_subset_matches_full_run(lecture):
     assert quick.chains is None and quick.vi is None
     np.testing.assert_array_equal(quick.is_prior.weights, lecture.is_prior.weights)
     np.testing.assert_array_equal(quick.grid.weights, lecture.grid.weights)
+
+
+def test_iterate_averaging_steadies_full_rank_vi(gaussian):
+    # Averaging the last iterates removes most of the step-to-step noise of the last one.
+    fits = [full_rank_vi(gaussian.log_density, gaussian.grad_log_density, [0.0, 0.0], np.eye(2),
+                         1500, np.random.default_rng(seed), n_average=750) for seed in range(3)]
+    for fit in fits:
+        np.testing.assert_allclose(fit.mean, MEAN, atol=0.01)
+        np.testing.assert_allclose(fit.cov, COV, rtol=0.03, atol=0.01)
