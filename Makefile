@@ -1,42 +1,89 @@
 # Two commands for a newcomer:  `make book` builds the website, `make test` runs every test.
-# Both install what they need first (pip packages, npm front-end files, Debian's chromium).
-PYTHON ?= python3
+# Both set themselves up first. With no virtual environment active they create `.venv/` in the
+# checkout (stock Debian/Ubuntu Python refuses system-wide pip installs, PEP 668) and install
+# the locked packages for their use into it; with one active, they install into that one.
+# Front-end files come from the npm registry (tools/package-lock.json), chromium from Debian.
+#
+# Three locked installs for three uses (regenerate them all with `make locks`):
+#   requirements.txt              reader: JupyterLab with MyST and RISE, numpy, matplotlib
+#   tools/requirements/build.txt  build:  the reader set + Jupyter Book 1.x and its extensions
+#   tools/requirements/test.txt   test:   the build set + pytest, nbval, ArviZ, Playwright
+
 SITE := _build/html
+ifdef VIRTUAL_ENV
+ENV := $(VIRTUAL_ENV)
+else
+ENV := $(CURDIR)/.venv
+endif
+PYTHON := $(ENV)/bin/python
+BOOTSTRAP_PYTHON ?= python3
+LOCK_reader := requirements.txt
+LOCK_build := tools/requirements/build.txt
+LOCK_test := tools/requirements/test.txt
+PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider
+NBVAL := --nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg
 
-.PHONY: book test install assets slides unit nbval browser benchmark clean
+.PHONY: book test lab locks env-reader env-build env-test npm assets slides unit nbval browser \
+        reader-check benchmark clean
 
-install:
-	$(PYTHON) -m pip install -q -r requirements.txt
-	npm ci --prefix tools --no-audit --no-fund --silent
+# A venv with a lock installed; the copy of the lock in the venv says it is current, so a second
+# run installs nothing.
+env-reader env-build env-test:
+	@test -x $(PYTHON) || $(BOOTSTRAP_PYTHON) -m venv $(ENV)
+	@cmp -s $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock || { \
+	  echo "Installing the locked $(@:env-%=%) set into $(ENV) ..."; \
+	  $(PYTHON) -m pip install -q -r $(LOCK_$(@:env-%=%)) && \
+	  cp $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock; }
+
+npm:
+	@test tools/node_modules/.package-lock.json -nt tools/package-lock.json \
+	  || npm ci --prefix tools --no-audit --no-fund --silent
 
 # Front-end files the site serves itself (never a CDN): MathJax 3 as one self-contained file.
-assets: install
+assets: npm
 	mkdir -p _build/vendor/mathjax
 	cp tools/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
 
-slides: install
+slides: env-build npm
 	$(PYTHON) tools/build_slides.py --out _build/slides_out/slides
 
-book: assets slides
+book: env-build assets slides
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
 	@echo "Website: $(SITE)/index.html"
 
-unit: install
-	$(PYTHON) -m pytest -q code/tests
+# The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
+lab: env-reader
+	$(PYTHON) -m jupyter lab chapters/
 
-nbval: install
-	$(PYTHON) -m pytest -q --nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg -p no:cacheprovider
+unit: env-test
+	$(PYTEST) code/tests
 
-browser: install slides
+nbval: env-test
+	$(PYTEST) $(NBVAL)
+
+browser: env-test slides
 	bash tools/install_chromium.sh
-	$(PYTHON) -m pytest -q tools/test_slides.py
+	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py
 
-test: install slides
+test: env-test slides
 	bash tools/install_chromium.sh
-	$(PYTHON) -m pytest -q -p no:cacheprovider code/tests tools/test_slides.py tools/test_site.py \
-		--nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg
+	$(PYTEST) code/tests tools/test_outputs.py tools/test_slides.py tools/test_site.py \
+		tools/test_jupyterlab.py $(NBVAL)
 
-benchmark: install
+# Proves the reader install is enough: a fresh reader-only venv runs every chapter.
+reader-check:
+	bash tools/check_reader_env.sh
+
+# Regenerate the three locks, top down, so the reader and build sets pin exactly the versions
+# the test set pins.
+UV_COMPILE := uv pip compile --universal --python-version 3.11 --fork-strategy fewest --custom-compile-command "make locks"
+locks:
+	$(UV_COMPILE) tools/requirements/test.in -o $(LOCK_test)
+	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
+	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
+	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
+
+benchmark: env-test
 	$(PYTHON) tools/benchmark.py
 
 clean:

@@ -1,11 +1,18 @@
-"""Fixtures for the browser checks: a local static server and headless Debian chromium.
+"""Fixtures for the browser checks: a local static server, a JupyterLab server on the
+chapters, and headless Debian chromium.
 
 The network is cut inside the browser: every request that is not to the local server is
 aborted and recorded, so a test can assert that a page fetched nothing from outside.
 """
 import functools
 import http.server
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -89,3 +96,39 @@ def offline_page(browser):
     yield open_page
     for page in pages:
         page.close()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab_url(tmp_path_factory):
+    """A JupyterLab server (no token, localhost only) rooted at the checkout."""
+    port = free_port()
+    settings = tmp_path_factory.mktemp("jupyter")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
+               JUPYTER_RUNTIME_DIR=str(settings / "runtime"))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+         "--allow-root", "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         f"--ServerApp.root_dir={ROOT}", "--ServerApp.disable_check_xsrf=True"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"{url}/api/status", timeout=1)
+            break
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail(f"jupyter lab exited: {server.stderr.read().decode()[-2000:]}")
+            time.sleep(0.5)
+    else:
+        server.kill()
+        pytest.fail("jupyter lab did not start within 60 s")
+    yield url
+    server.terminate()
+    server.wait(timeout=20)

@@ -1,0 +1,30 @@
+"""Small Sphinx extension for the book's website (loaded through ``_config.yml``).
+
+Adds, under the title of every chapter page, a link to that chapter's lecture deck. The link
+lives here rather than in the notebook because it only makes sense on the website: in
+JupyterLab the decks are not beside the notebooks (live slides there come from RISE).
+"""
+from pathlib import Path
+
+from build_slides import CHAPTERS, deck_file
+
+LINK = ('<p class="slides-link">Lecture slides for this chapter: '
+        '<a href="../slides/{deck}">open the deck</a> '
+        '(press <kbd>S</kbd> in the deck for speaker notes).</p>')
+
+
+def add_deck_link(app, pagename, templatename, context, doctree):
+    page = Path(pagename)
+    if page.parent.name != "chapters" or page.name not in CHAPTERS or "body" not in context:
+        return
+    body = context["body"]
+    end_of_title = body.find("</h1>")
+    if end_of_title < 0:
+        return
+    at = end_of_title + len("</h1>")
+    context["body"] = body[:at] + LINK.format(deck=deck_file(page.name)) + body[at:]
+
+
+def setup(app):
+    app.connect("html-page-context", add_deck_link)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
