@@ -13,6 +13,9 @@ from .importance import ImportanceResult, importance_sample, weight_ess
 from .laplace import LaplaceResult, ModeSlice, laplace_approximation, newton_map, slice_through_mode
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
+from .predictive import PredictiveBand, predictive_band, probit_predictive
+from .proposals import (Proposal, defensive_mixture, gaussian_proposal, importance_mcse,
+                        importance_sample_from, student_t_proposal)
 from .problem import (LogisticData, Target, design_matrix, gaussian_predictive, logistic_posterior,
                       make_data, posterior_predictive, sigmoid)
 from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
@@ -24,6 +27,9 @@ __all__ = [
     "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
+    "PredictiveBand", "predictive_band", "probit_predictive",
+    "Proposal", "defensive_mixture", "gaussian_proposal", "importance_mcse", "importance_sample_from",
+    "student_t_proposal",
     "LogisticData", "Target", "design_matrix", "gaussian_predictive", "logistic_posterior", "make_data",
     "posterior_predictive", "sigmoid",
     "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",

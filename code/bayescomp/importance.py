@@ -87,6 +87,11 @@ def importance_sample(log_density, proposal_mean, proposal_cov, n_draws, rng):
     rng = generator(rng)
     draws = rng.multivariate_normal(proposal_mean, proposal_cov, n_draws)
     log_weights = log_density(draws) - gaussian_logpdf(draws, proposal_mean, proposal_cov)
+    return weighted_result(draws, log_weights)
+
+
+def weighted_result(draws, log_weights):
+    """Normalize log weights and summarize the weighted draws as an :class:`ImportanceResult`."""
     # Subtract the maximum before exponentiating so the largest weight is exp(0) = 1.
     weights = np.exp(log_weights - log_weights.max())
     weights /= weights.sum()

@@ -65,8 +65,15 @@ def _check_settings(n_steps, n_samples, lr, rng):
             positive_float(lr, "lr"), generator(rng))
 
 
+def _check_average(n_average, n_steps):
+    if isinstance(n_average, bool) or not isinstance(n_average, (int, np.integer)) \
+            or not 0 <= n_average <= n_steps:
+        raise ValueError(f"n_average must be an integer in [0, n_steps]; got {n_average!r}")
+    return int(n_average)
+
+
 def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps, rng,
-                  n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8):
+                  n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8, n_average=0):
     r"""Fit :math:`q = N(m, \operatorname{diag}(s^2))` by maximizing the ELBO.
 
     Parameters
@@ -81,6 +88,10 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         Draws of :math:`\varepsilon` per step.
     lr, betas, eps : float, tuple, float
         Adam settings.
+    n_average : int
+        Average :math:`(m, \log s)` over the last ``n_average`` iterates (Polyak-Ruppert
+        averaging) instead of returning the last one. With a constant learning rate the last
+        iterate keeps jittering around the optimum; the average settles on it.
 
     Returns
     -------
@@ -102,9 +113,11 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     mean = as_finite_array(init_mean, "init_mean", ndim=1)
     log_sd = as_finite_array(init_log_sd, "init_log_sd", shape=mean.shape)
     n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
+    n_average = _check_average(n_average, n_steps)
     adam_mean = _Adam(mean.shape, lr, betas, eps)
     adam_log_sd = _Adam(mean.shape, lr, betas, eps)
     elbo = np.empty(n_steps)
+    averaged = [np.zeros_like(mean), np.zeros_like(mean)]
     for step in range(n_steps):
         # Reparameterize: the draws are a deterministic function of (m, log s) and noise.
         noise = rng.standard_normal((n_samples, mean.size))
@@ -116,6 +129,11 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         grad_log_sd = (grad * sd * noise).mean(axis=0) + 1.0
         mean = adam_mean.ascend(mean, grad.mean(axis=0))
         log_sd = adam_log_sd.ascend(log_sd, grad_log_sd)
+        if step >= n_steps - n_average:
+            for total, value in zip(averaged, (mean, log_sd)):
+                total += value / n_average
+    if n_average:
+        mean, log_sd = averaged
     return MeanFieldResult(mean, np.exp(log_sd), elbo)
 
 
@@ -151,9 +169,7 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     dim = mean.size
     chol = cholesky_factor(init_chol, "init_chol", dim)
     n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
-    if isinstance(n_average, bool) or not isinstance(n_average, (int, np.integer)) \
-            or not 0 <= n_average <= n_steps:
-        raise ValueError(f"n_average must be an integer in [0, n_steps]; got {n_average!r}")
+    n_average = _check_average(n_average, n_steps)
     lower = np.tril(chol, -1)
     log_diag = np.log(np.diag(chol))
     adams = [_Adam(shape, lr, betas, eps) for shape in (dim, (dim, dim), dim)]
