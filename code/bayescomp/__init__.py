@@ -6,7 +6,7 @@ use the shape ``(chain, draw, param)`` throughout.
 """
 from .display import show_source
 from .plotting import setup_figures
-from .diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
+from .diagnostics import autocorrelation, effective_sample_size, mcse, multichain_ess, split_rhat
 from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
 from .grid import GridResult, grid_posterior
 from .importance import ImportanceResult, importance_sample, weight_ess
@@ -21,7 +21,8 @@ from .problem import (LogisticData, Target, design_matrix, gaussian_predictive, 
 from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
 
 __all__ = [
-    "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
+    "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "multichain_ess",
+    "split_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "importance_sample", "weight_ess",
     "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",

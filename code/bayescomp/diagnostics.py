@@ -70,11 +70,19 @@ def autocorrelation(x):
     (Press et al., 2007, section 13.2); dividing by lag 0 normalizes.
     """
     x = as_finite_array(x, "x", ndim=3)
-    n = x.shape[1]
-    centred = x - x.mean(axis=1, keepdims=True)
-    spectrum = np.fft.rfft(centred, n=2 * n, axis=1)
-    acov = np.fft.irfft(spectrum * np.conjugate(spectrum), n=2 * n, axis=1)[:, :n]
+    acov = lagged_products(x - x.mean(axis=1, keepdims=True))
     return acov / acov[:, :1]
+
+
+def lagged_products(centred):
+    r"""Sums :math:`\sum_t x_t x_{t+k}` for every lag :math:`k = 0, \dots, n-1` along axis 1.
+
+    The FFT of the series zero-padded to :math:`2n` gives them all in :math:`O(n\log n)`; the
+    padding keeps the end of the series from wrapping around onto its start.
+    """
+    n = centred.shape[1]
+    spectrum = np.fft.rfft(centred, n=2 * n, axis=1)
+    return np.fft.irfft(spectrum * np.conjugate(spectrum), n=2 * n, axis=1)[:, :n]
 
 
 def effective_sample_size(draws):
@@ -122,3 +130,52 @@ def mcse(draws):
     draws = _check_draws(draws)
     pooled = draws.reshape(-1, draws.shape[-1])
     return pooled.std(axis=0, ddof=1) / np.sqrt(effective_sample_size(draws))
+
+
+def multichain_ess(draws):
+    r"""Multi-chain effective sample size of split chains (BDA3), one value per parameter.
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param)
+
+    Returns
+    -------
+    ndarray, shape (param,)
+
+    Notes
+    -----
+    Unlike :func:`effective_sample_size`, which centres each chain on its own mean, the
+    autocorrelation here is measured against the pooled variance estimate
+    :math:`\widehat{\mathrm{var}}^+ = \frac{n-1}{n}W + \frac1n B` of the split chains, so
+    chains that sit in different places cannot look independent (Gelman et al., 2013,
+    equations 11.7 and 11.8):
+
+    .. math::
+
+        \hat\rho_t = 1 - \frac{W - \frac1M\sum_m \hat\gamma_{m,t}}{\widehat{\mathrm{var}}^+},
+        \qquad \mathrm{ESS} = \frac{Mn}{1 + 2\sum_{t=1}^{T}\hat\rho_t},
+
+    with :math:`\hat\gamma_{m,t}` the lag-:math:`t` autocovariance of split chain :math:`m`,
+    and :math:`T` where Geyer's pairs :math:`\hat\rho_{2k}+\hat\rho_{2k+1}`, starting at
+    :math:`k = 0`, first turn negative.
+    """
+    draws = _check_draws(draws)
+    half = draws.shape[1] // 2
+    split = np.concatenate([draws[:, :half], draws[:, -half:]], axis=0)
+    n_split = split.shape[0]
+    # Autocovariances of each split chain (biased: divided by n at every lag).
+    acov = lagged_products(split - split.mean(axis=1, keepdims=True)) / half
+    within = split.var(axis=1, ddof=1).mean(axis=0)
+    var_plus = (half - 1) / half * within + split.mean(axis=1).var(axis=0, ddof=1)
+    rho = 1 - (within - acov.mean(axis=0)) / var_plus
+    ess = np.empty(draws.shape[2])
+    for p in range(draws.shape[2]):
+        # Geyer's initial positive sequence: pairs (rho0+rho1), (rho2+rho3), ...
+        n_pairs = half // 2
+        pairs = rho[0:2 * n_pairs:2, p] + rho[1:2 * n_pairs:2, p]
+        negative = np.flatnonzero(pairs < 0)
+        stop = negative[0] if negative.size else n_pairs
+        # Sum of rho_1 .. rho_(2 stop - 1) = sum of the kept pairs minus rho_0 = 1.
+        ess[p] = n_split * half / (1 + 2 * (pairs[:stop].sum() - 1))
+    return ess
