@@ -138,3 +138,14 @@ def plot_slice_fit(ax, offsets, log_density, quadratic, label=r"$\theta_1$"):
     ax.set_xlabel(label)
     ax.set_ylabel("log density (max = 0)")
     return ax
+
+
+def plot_predictive_curves(ax, x, plug_in, averaged, band, level=0.9):
+    """P(y = 1 | x): the plug-in curve, the posterior predictive and a band of plausible curves."""
+    ax.fill_between(x, band.lower, band.upper, color=METHOD_COLORS["grid"], alpha=0.15,
+                    linewidth=0, label=f"{level:.0%} of posterior curves")
+    ax.plot(x, averaged, color=METHOD_COLORS["grid"], label="posterior predictive (average)")
+    ax.plot(x, plug_in, "--", color=METHOD_COLORS["map"], label="plug-in at the MAP")
+    ax.set_xlabel("feature $x$")
+    ax.set_ylabel(r"$P(y = 1 \mid x)$")
+    return ax

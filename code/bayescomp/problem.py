@@ -122,15 +122,15 @@ def logistic_posterior(data, prior_var=4.0):
 
     Notes
     -----
-    With :math:`\eta = Z\theta`,
+    With :math:`\eta = X\theta`,
 
     .. math::
 
         \log \tilde p(\theta) = \sum_i \big[y_i \eta_i - \log(1 + e^{\eta_i})\big]
             - \frac{\lVert\theta\rVert^2}{2\tau^2},\qquad
-        \nabla \log \tilde p = Z^\top\big(y - \sigma(\eta)\big) - \theta/\tau^2,
+        \nabla \log \tilde p = X^\top\big(y - \sigma(\eta)\big) - \theta/\tau^2,
 
-    and minus the Hessian is :math:`Z^\top \operatorname{diag}(\sigma(1-\sigma)) Z + I/\tau^2`.
+    and minus the Hessian is :math:`X^\top \operatorname{diag}(\sigma(1-\sigma)) X + I/\tau^2`.
     See Bishop (2006), section 4.5.
     """
     design, y = data.design, data.y
