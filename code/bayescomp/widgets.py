@@ -1,0 +1,274 @@
+"""Live figures: the book's interactive widgets, their data, and their display in Jupyter.
+
+The widgets are JavaScript (``code/widgets/``): a DOM-free engine that recomputes every method
+in the browser, and drawing code apart from it. Everything they start from comes from here, so
+nothing is typed twice: the data set, the lecture's settings, the two-mode target, the controls'
+ranges and presets, and the figures' palette (:func:`widget_data`). The website and the decks
+load that dictionary as a script written at build time (:func:`write_data_script`); in
+JupyterLab the same bundle is shown through ``anywidget`` (:func:`metropolis` and friends),
+with the dictionary passed straight from the kernel.
+
+``anywidget`` is imported only when a widget is displayed, so ``import bayescomp`` works
+without it.
+"""
+import json
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ._checks import as_finite_array
+from .lecture import LectureSettings, lecture_problem
+from .plotting import METHOD_COLORS, PALETTE
+from .problem import Target
+
+WIDGETS = ("posterior-explorer", "importance-sampling", "metropolis", "laplace-vi")
+BUNDLE_NAME = "bayescomp-widgets.js"
+DATA_NAME = "bayescomp-widgets-data.js"
+
+
+class TwoModeSettings(NamedTuple):
+    """The two-mode target of chapters 2 and 4, in two dimensions.
+
+    An equal mixture of two isotropic Gaussians at :math:`(\\pm 2, 0)` with sd 0.6: its first
+    coordinate is exactly the chapters' one-dimensional mixture, its second is N(0, 0.6^2).
+    """
+
+    weights: tuple = (0.5, 0.5)
+    means: tuple = ((-2.0, 0.0), (2.0, 0.0))
+    sds: tuple = (0.6, 0.6)
+    bounds: tuple = ((-5.0, 5.0), (-3.0, 3.0))
+    broad_sd: float = 3.0          # the "prior" of a defensive mixture on this target
+
+
+class WidgetSettings(NamedTuple):
+    """Ranges, defaults and presets of the widgets' controls."""
+
+    prior_sd_range: tuple = (0.25, 10.0)
+    n_obs_range: tuple = (5, 80)
+    grid_margin_sd: float = 5.0        # the grid box covers the MAP +- this many Laplace sds
+    grid_snap: float = 0.5             # box edges beyond the lecture's box snap outward to this
+    drag_resolution: int = 81          # grid points per axis while a control is dragged
+    newton_max_steps: int = 60         # the explorer's MAP: Newton until it stops moving
+    x_star: float = 1.0
+    is_draws: int = 2_000
+    is_draws_range: tuple = (100, 20_000)
+    is_scale_range: tuple = (0.05, 5.0)
+    t_df: int = 4                      # Student-t proposal degrees of freedom
+    defensive_weight: float = 0.2      # share of the prior in the defensive mixture
+    mcmc_scale_range: tuple = (0.05, 10.0)
+    mcmc_speed: int = 20               # steps per chain per animation frame
+    mcmc_speed_range: tuple = (1, 200)
+    mcmc_max_chains: int = 4
+    mcmc_tiny_scale: float = 0.05
+    mcmc_huge_scale: float = 10.0
+    mcmc_two_mode_starts: tuple = ((-2.5, 0.8), (-1.5, -0.8), (-2.2, -0.2), (1.8, 0.5))
+    vi_lr_range: tuple = (0.001, 0.3)
+    vi_samples_range: tuple = (1, 512)
+    vi_steps_per_frame: int = 5
+    vi_start: tuple = (0.8, 0.4)
+    vi_two_mode_start: tuple = (1.0, 0.5)
+    vi_two_mode_init_sd: float = 0.5
+
+
+def isotropic_mixture_target(weights, means, sds):
+    r"""A normalized mixture of isotropic Gaussians in ``d`` dimensions.
+
+    Parameters
+    ----------
+    weights : array_like, shape (k,)
+        Non-negative, summing to one.
+    means : array_like, shape (k, d)
+    sds : array_like, shape (k,)
+        Positive; component ``j`` has covariance ``sds[j]**2 * I``.
+
+    Returns
+    -------
+    Target
+
+    Notes
+    -----
+    With responsibilities :math:`r_j(\theta) \propto \pi_j N(\theta;\mu_j,\sigma_j^2 I)` and
+    component scores :math:`s_j = -(\theta-\mu_j)/\sigma_j^2`,
+    :math:`\nabla\log p = \sum_j r_j s_j` and
+    :math:`-\nabla^2\log p = \sum_j r_j (I/\sigma_j^2 - s_j s_j^\top) + \bar s \bar s^\top`,
+    with :math:`\bar s = \sum_j r_j s_j`.
+    """
+    weights = as_finite_array(weights, "weights", ndim=1)
+    means = as_finite_array(means, "means", shape=(weights.size, None))
+    sds = as_finite_array(sds, "sds", shape=weights.shape)
+    if np.any(weights < 0) or not np.isclose(weights.sum(), 1.0):
+        raise ValueError("weights must be non-negative and sum to 1")
+    if np.any(sds <= 0):
+        raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
+    dim = means.shape[1]
+
+    def parts(theta):
+        # Per component: log(pi_j N(theta; mu_j, sd_j^2 I)) and the score s_j, shape (..., k, d).
+        centred = as_finite_array(theta, "theta")[..., None, :] - means
+        log_parts = (np.log(weights) - 0.5 * np.sum(centred**2, axis=-1) / sds**2
+                     - dim * np.log(sds * np.sqrt(2 * np.pi)))
+        return log_parts, -centred / sds[:, None] ** 2
+
+    def log_density(theta):
+        return np.logaddexp.reduce(parts(theta)[0], axis=-1)
+
+    def grad_log_density(theta):
+        log_parts, scores = parts(theta)
+        resp = np.exp(log_parts - np.logaddexp.reduce(log_parts, axis=-1)[..., None])
+        return np.sum(resp[..., None] * scores, axis=-2)
+
+    def neg_hessian(theta):
+        theta = as_finite_array(theta, "theta", shape=(dim,))
+        log_parts, scores = parts(theta)
+        resp = np.exp(log_parts - np.logaddexp.reduce(log_parts))
+        mean_score = resp @ scores
+        second = sum(r * (np.eye(dim) / sd**2 - np.outer(s, s))
+                     for r, s, sd in zip(resp, scores, sds))
+        return second + np.outer(mean_score, mean_score)
+
+    return Target(log_density, grad_log_density, neg_hessian, dim)
+
+
+def two_mode_target(settings=TwoModeSettings()):
+    """The widgets' two-mode target (:class:`TwoModeSettings`) as a :class:`Target`."""
+    return isotropic_mixture_target(settings.weights, settings.means, settings.sds)
+
+
+def _plain(value):
+    """NamedTuples, tuples and arrays as JSON-ready dicts, lists and floats."""
+    if hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (tuple, list, np.ndarray)):
+        return [_plain(item) for item in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=TwoModeSettings()):
+    """Everything the widgets start from, as a JSON-ready dictionary.
+
+    Parameters
+    ----------
+    settings : LectureSettings
+        The data set is simulated from these, and every default follows them.
+    widgets : WidgetSettings
+    two_modes : TwoModeSettings
+
+    Returns
+    -------
+    dict
+        ``data`` (features ``x``, labels ``y``), ``lecture`` (the settings), ``widgets``,
+        ``two_modes``, and ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours).
+    """
+    data, _ = lecture_problem(settings)
+    return {
+        "version": 1,
+        "data": {"x": data.x.tolist(), "y": data.y.tolist()},
+        "lecture": _plain(settings),
+        "widgets": _plain(widgets),
+        "two_modes": _plain(two_modes),
+        "palette": dict(PALETTE),
+        "method_colors": dict(METHOD_COLORS),
+    }
+
+
+def write_data_script(directory, **kwargs):
+    """Write :func:`widget_data` as a classic script that sets ``window.BayesCompWidgetData``.
+
+    A script, not a JSON file: pages opened from ``file://`` may not ``fetch``.
+    Returns the path written.
+    """
+    path = Path(directory) / DATA_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(widget_data(**kwargs), separators=(",", ":"))
+    path.write_text(f"window.BayesCompWidgetData = {text};\n", encoding="utf-8")
+    return path
+
+
+# --- Display in Jupyter -------------------------------------------------------------------------
+
+def bundle_path():
+    """Where the built bundle is: ``$BAYESCOMP_WIDGETS_JS``, else ``_build/widgets/`` of the
+    checkout this package is installed from (``make widgets`` builds it)."""
+    override = os.environ.get("BAYESCOMP_WIDGETS_JS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "_build" / "widgets" / BUNDLE_NAME
+
+
+# Turns the classic bundle into the ES module anywidget expects: the bundle defines
+# globalThis.BayesCompWidgets, and render() mounts a widget in the cell's element.
+_ESM_TAIL = """
+export default {
+  render({ model, el }) {
+    const api = globalThis.BayesCompWidgets;
+    return api.mountAnywidget(el, model);
+  }
+};
+"""
+_MISSING = """
+export default {
+  render({ el }) {
+    el.textContent = %s;
+  }
+};
+"""
+
+
+def _esm():
+    path = bundle_path()
+    if not path.exists():
+        message = (f"The widget bundle is not built ({path}). Run `make widgets` in the book's "
+                   "checkout, then run this cell again.")
+        return _MISSING % json.dumps(message)
+    return path.read_text(encoding="utf-8") + _ESM_TAIL
+
+
+def _widget(name, start):
+    """An anywidget showing widget ``name``, started from the parameters ``start``."""
+    if name not in WIDGETS:
+        raise ValueError(f"name must be one of {WIDGETS}; got {name!r}")
+    try:
+        import anywidget
+        import traitlets
+    except ImportError as error:
+        raise ImportError("the live widgets need `anywidget` in Jupyter: "
+                          "pip install anywidget (it is in requirements.txt)") from error
+
+    class BayesCompWidget(anywidget.AnyWidget):
+        _esm = _esm()
+        widget = traitlets.Unicode(name).tag(sync=True)
+        data = traitlets.Dict(widget_data()).tag(sync=True)
+        params = traitlets.Dict(start).tag(sync=True)
+        readout = traitlets.Dict({}).tag(sync=True)
+
+    return BayesCompWidget()
+
+
+def posterior_explorer(**params):
+    """The exact grid posterior, live: prior sd, number of observations, predictive at x*.
+
+    Keyword arguments set the starting state, e.g. ``prior_sd=0.5, n=20, x_star=2``.
+    The widget's ``readout`` trait holds what it shows (the grid mean, sds, MAP...).
+    """
+    return _widget("posterior-explorer", params)
+
+
+def importance_sampling(**params):
+    """Importance sampling with a draggable proposal: ESS, largest weight, Pareto k-hat."""
+    return _widget("importance-sampling", params)
+
+
+def metropolis(**params):
+    """Random-walk Metropolis from chain starts you click: traces, R-hat, ESS, MCSE."""
+    return _widget("metropolis", params)
+
+
+def laplace_vi(**params):
+    """Adam on the ELBO from a start you drag, beside the Laplace approximation."""
+    return _widget("laplace-vi", params)

@@ -1,0 +1,170 @@
+// The grid reference: the posterior on an evenly spaced tensor grid, normalized, with its
+// moments. ij indexing as in the package: value [i * m1 + j] sits at (axes[0][i], axes[1][j]).
+import { softmax } from './numeric.js';
+import { sigmoid, softplus } from './targets.js';
+
+/** Evenly spaced points as NumPy's linspace computes them: lo + i * step, last one exactly hi. */
+export function linspace(lo, hi, m) {
+  const out = new Float64Array(m);
+  const step = (hi - lo) / (m - 1);
+  for (let i = 0; i < m; i += 1) out[i] = i * step + lo;
+  out[m - 1] = hi;
+  return out;
+}
+
+export function gridAxes(bounds, resolution) {
+  const sizes = Array.isArray(resolution) ? resolution : [resolution, resolution];
+  return [linspace(bounds[0][0], bounds[0][1], sizes[0]), linspace(bounds[1][0], bounds[1][1], sizes[1])];
+}
+
+/** log p~ at every grid point of any target with a logDensity(theta). */
+export function evaluateOnGrid(logDensity, axes) {
+  const [a0, a1] = axes;
+  const values = new Float64Array(a0.length * a1.length);
+  for (let i = 0; i < a0.length; i += 1) {
+    for (let j = 0; j < a1.length; j += 1) values[i * a1.length + j] = logDensity([a0[i], a1[j]]);
+  }
+  return values;
+}
+
+/**
+ * The logistic log likelihood of the first n observations at every grid point. The y * eta part
+ * is linear in theta, so only the softplus terms need the loop over observations.
+ */
+export function logisticLogLikOnGrid({ x, y }, n, axes) {
+  const [a0, a1] = axes;
+  let sumY = 0;
+  let sumXY = 0;
+  for (let k = 0; k < n; k += 1) {
+    sumY += y[k];
+    sumXY += x[k] * y[k];
+  }
+  const values = new Float64Array(a0.length * a1.length);
+  for (let i = 0; i < a0.length; i += 1) {
+    const t0 = a0[i];
+    for (let j = 0; j < a1.length; j += 1) {
+      const t1 = a1[j];
+      let total = t0 * sumY + t1 * sumXY;
+      for (let k = 0; k < n; k += 1) total -= softplus(t0 + t1 * x[k]);
+      values[i * a1.length + j] = total;
+    }
+  }
+  return values;
+}
+
+/** Add the N(0, priorVar I) log prior to cached log-likelihood values. */
+export function addLogPrior(logLik, axes, priorVar) {
+  const [a0, a1] = axes;
+  const values = new Float64Array(logLik.length);
+  for (let i = 0; i < a0.length; i += 1) {
+    for (let j = 0; j < a1.length; j += 1) {
+      const k = i * a1.length + j;
+      values[k] = logLik[k] - (a0[i] ** 2 + a1[j] ** 2) / (2 * priorVar);
+    }
+  }
+  return values;
+}
+
+/**
+ * Normalize log p~ on the grid and take its moments.
+ *
+ * w_j = exp(log p~_j - max) / sum; mean = sum_j w_j theta_j; cov = sum_j w_j (theta_j - mean)
+ * (theta_j - mean)^T. Subtracting the maximum keeps exp from overflowing. Also returns
+ * log Z, the Riemann-sum log normalizing constant (the ceiling of every ELBO).
+ */
+export function gridMoments(axes, logValues) {
+  const [a0, a1] = axes;
+  const m1 = a1.length;
+  const { weights, logTotal } = softmax(logValues);
+  const mean = [0, 0];
+  for (let i = 0; i < a0.length; i += 1) {
+    for (let j = 0; j < m1; j += 1) {
+      const w = weights[i * m1 + j];
+      mean[0] += w * a0[i];
+      mean[1] += w * a1[j];
+    }
+  }
+  const cov = [
+    [0, 0],
+    [0, 0],
+  ];
+  const marginals = [new Float64Array(a0.length), new Float64Array(m1)];
+  for (let i = 0; i < a0.length; i += 1) {
+    const c0 = a0[i] - mean[0];
+    for (let j = 0; j < m1; j += 1) {
+      const w = weights[i * m1 + j];
+      const c1 = a1[j] - mean[1];
+      cov[0][0] += w * c0 * c0;
+      cov[0][1] += w * c0 * c1;
+      cov[1][1] += w * c1 * c1;
+      marginals[0][i] += w;
+      marginals[1][j] += w;
+    }
+  }
+  cov[1][0] = cov[0][1];
+  const sd = [Math.sqrt(cov[0][0]), Math.sqrt(cov[1][1])];
+  const corr = cov[0][1] / (sd[0] * sd[1]);
+  const cell = (a0[1] - a0[0]) * (a1[1] - a1[0]);
+  return {
+    axes,
+    logDensity: logValues,
+    weights,
+    mean,
+    cov,
+    sd,
+    corr: [
+      [1, corr],
+      [corr, 1],
+    ],
+    marginals,
+    logZ: logTotal + Math.log(cell),
+  };
+}
+
+/** The grid posterior of any target, as the package's grid_posterior. */
+export function gridPosterior(logDensity, bounds, resolution = 241) {
+  const axes = gridAxes(bounds, resolution);
+  return gridMoments(axes, evaluateOnGrid(logDensity, axes));
+}
+
+/** The logistic posterior on a grid: the cached likelihood (when given) plus the prior. */
+export function logisticGrid(data, n, priorVar, bounds, resolution = 241, logLik = null) {
+  const axes = gridAxes(bounds, resolution);
+  const lik = logLik || logisticLogLikOnGrid(data, n, axes);
+  return { ...gridMoments(axes, addLogPrior(lik, axes, priorVar)), logLik: lik };
+}
+
+/**
+ * P(y = 1 | x) averaged over the grid posterior, sum_j w_j sigma(theta_j0 + theta_j1 x).
+ * Points with weight below minWeight are skipped (0 keeps every point with any mass).
+ */
+export function gridPredictive(grid, xs, minWeight = 0) {
+  const [a0, a1] = grid.axes;
+  const m1 = a1.length;
+  const out = new Float64Array(xs.length);
+  for (let i = 0; i < a0.length; i += 1) {
+    for (let j = 0; j < m1; j += 1) {
+      const w = grid.weights[i * m1 + j];
+      if (w <= minWeight) continue;
+      for (let k = 0; k < xs.length; k += 1) out[k] += w * sigmoid(a0[i] + a1[j] * xs[k]);
+    }
+  }
+  return out;
+}
+
+/** The plug-in prediction sigma(theta_0 + theta_1 x) at one parameter value. */
+export function plugInPredictive(theta, xs) {
+  return Float64Array.from(xs, (x) => sigmoid(theta[0] + theta[1] * x));
+}
+
+/**
+ * A grid box that holds the posterior: the lecture's box, widened where the Laplace
+ * approximation's mean +- marginSd sds reaches beyond it, with new edges snapped outward.
+ */
+export function coveringBox(baseBounds, laplace, marginSd, snap) {
+  return baseBounds.map(([lo, hi], a) => {
+    const low = laplace.mean[a] - marginSd * laplace.sd[a];
+    const high = laplace.mean[a] + marginSd * laplace.sd[a];
+    return [low < lo ? Math.floor(low / snap) * snap : lo, high > hi ? Math.ceil(high / snap) * snap : hi];
+  });
+}

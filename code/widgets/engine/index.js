@@ -1,0 +1,12 @@
+// The widgets' numerical engine: no DOM, no global randomness. Everything the widgets show is
+// computed here, and code/widgets/tests checks it against the Python package.
+export * from './numeric.js';
+export * from './random.js';
+export * from './linalg.js';
+export * from './targets.js';
+export * from './grid.js';
+export * from './laplace.js';
+export * from './importance.js';
+export * from './metropolis.js';
+export * from './diagnostics.js';
+export * from './vi.js';
