@@ -3,19 +3,25 @@
 One posterior (two-parameter Bayesian logistic regression), a grid reference, and four ways to
 approximate it. Every stochastic function takes an explicit ``np.random.Generator``. MCMC draws
 use the shape ``(chain, draw, param)`` throughout.
+
+Plotting needs matplotlib, which is slow to import, so :mod:`bayescomp.plotting` (and
+``setup_figures``) load on first use: ``import bayescomp`` alone stays NumPy-only.
 """
+import importlib
 from .display import show_source
-from .plotting import setup_figures
 from .diagnostics import autocorrelation, effective_sample_size, mcse, multichain_ess, split_rhat
 from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
 from .grid import GridResult, grid_posterior
 from .importance import ImportanceResult, importance_sample, weight_ess
 from .laplace import LaplaceResult, ModeSlice, laplace_approximation, newton_map, slice_through_mode
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
+from .hmc import HMCChainsResult, HMCResult, Trajectory, hmc_chain, leapfrog, run_hmc_chains
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
 from .predictive import PredictiveBand, predictive_band, probit_predictive
 from .proposals import (Proposal, defensive_mixture, gaussian_proposal, importance_mcse,
                         importance_sample_from, student_t_proposal)
+from .production import ess_bulk, ess_tail, rank_normalized_rhat
+from .psis import ParetoSmoothedWeights, pareto_smoothed_log_weights
 from .problem import (LogisticData, Target, design_matrix, gaussian_predictive, logistic_posterior,
                       make_data, posterior_predictive, sigmoid)
 from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
@@ -27,11 +33,23 @@ __all__ = [
     "ImportanceResult", "importance_sample", "weight_ess",
     "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
+    "HMCChainsResult", "HMCResult", "Trajectory", "hmc_chain", "leapfrog", "run_hmc_chains",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
     "PredictiveBand", "predictive_band", "probit_predictive",
     "Proposal", "defensive_mixture", "gaussian_proposal", "importance_mcse", "importance_sample_from",
     "student_t_proposal",
+    "ess_bulk", "ess_tail", "rank_normalized_rhat",
+    "ParetoSmoothedWeights", "pareto_smoothed_log_weights",
     "LogisticData", "Target", "design_matrix", "gaussian_predictive", "logistic_posterior", "make_data",
     "posterior_predictive", "sigmoid",
     "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",
 ]
+
+
+def __getattr__(name):
+    # Load matplotlib only when a plot is asked for (PEP 562 module __getattr__).
+    if name == "plotting":
+        return importlib.import_module(".plotting", __name__)
+    if name == "setup_figures":
+        return importlib.import_module(".plotting", __name__).setup_figures
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -75,3 +75,18 @@ def generator(rng, name="rng"):
             f"got {type(rng).__name__}"
         )
     return rng
+
+
+def chain_settings(starts, rngs, n_steps, n_warmup):
+    """Check a multi-chain run: one start row and one generator per chain, and a warm-up that
+    leaves at least one draw. Returns ``(starts, rngs, n_steps, n_warmup)``."""
+    starts = as_finite_array(starts, "starts", ndim=2)
+    if len(rngs) != len(starts):
+        raise ValueError(f"rngs must hold one generator per start ({len(starts)}); "
+                         f"got {len(rngs)}")
+    rngs = [generator(rng, f"rngs[{c}]") for c, rng in enumerate(rngs)]
+    n_steps = positive_int(n_steps, "n_steps")
+    if isinstance(n_warmup, bool) or not isinstance(n_warmup, (int, np.integer)) \
+            or not 0 <= n_warmup < n_steps:
+        raise ValueError(f"n_warmup must be an integer in [0, n_steps); got {n_warmup!r}")
+    return starts, rngs, n_steps, int(n_warmup)

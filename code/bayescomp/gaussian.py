@@ -58,11 +58,11 @@ def gaussian_target(mean, cov):
     precision = np.linalg.inv(np.asarray(cov, dtype=float))
 
     def log_density(theta):
-        centred = as_finite_array(theta, "theta") - mean
+        centred = np.asarray(theta, dtype=float) - mean
         return -0.5 * np.einsum("...i,ij,...j->...", centred, precision, centred)
 
     def grad_log_density(theta):
-        return -(as_finite_array(theta, "theta") - mean) @ precision
+        return -(np.asarray(theta, dtype=float) - mean) @ precision
 
     def neg_hessian(theta):
         return precision.copy()
@@ -100,7 +100,7 @@ def gaussian_mixture_target(weights, means, sds):
         raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
 
     def component_log_densities(theta):
-        z = (as_finite_array(theta, "theta")[..., :1] - means) / sds
+        z = (np.asarray(theta, dtype=float)[..., :1] - means) / sds
         return np.log(weights) - 0.5 * z**2 - np.log(sds * np.sqrt(2 * np.pi))
 
     def log_density(theta):
@@ -111,7 +111,7 @@ def gaussian_mixture_target(weights, means, sds):
         return np.exp(log_parts - log_density(theta)[..., None])
 
     def grad_log_density(theta):
-        theta = as_finite_array(theta, "theta")
+        theta = np.asarray(theta, dtype=float)
         scores = -(theta[..., :1] - means) / sds**2
         return np.sum(responsibilities(theta) * scores, axis=-1, keepdims=True)
 

@@ -6,7 +6,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._checks import as_finite_array, cholesky_factor, generator, positive_int
+from ._checks import as_finite_array, chain_settings, cholesky_factor, generator, positive_int
 
 
 class ChainResult(NamedTuple):
@@ -114,14 +114,7 @@ def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0):
     ChainsResult
         Draws of shape ``(chain, n_steps - n_warmup, d)``.
     """
-    starts = as_finite_array(starts, "starts", ndim=2)
-    if len(rngs) != len(starts):
-        raise ValueError(f"rngs must hold one generator per start ({len(starts)}); "
-                         f"got {len(rngs)}")
-    n_steps = positive_int(n_steps, "n_steps")
-    if isinstance(n_warmup, bool) or not isinstance(n_warmup, (int, np.integer)) \
-            or not 0 <= n_warmup < n_steps:
-        raise ValueError(f"n_warmup must be an integer in [0, n_steps); got {n_warmup!r}")
+    starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
     chains = [metropolis_chain(log_density, start, proposal_chol, n_steps, rng)
               for start, rng in zip(starts, rngs)]
     return ChainsResult(np.stack([c.draws[n_warmup:] for c in chains]),

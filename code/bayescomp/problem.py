@@ -46,6 +46,12 @@ class Target(NamedTuple):
         ``theta (d,) -> (d, d)``, minus the Hessian of ``log_density``.
     dim : int
         The number of parameters ``d``.
+
+    Notes
+    -----
+    ``log_density`` and ``grad_log_density`` run in every sampler's inner loop, so they do not
+    validate ``theta``: the method that calls them checks its inputs once. Like NumPy's ufuncs,
+    they return NaN or inf for a non-finite ``theta``.
     """
 
     log_density: Callable
@@ -137,14 +143,15 @@ def logistic_posterior(data, prior_var=4.0):
     tau2 = positive_float(prior_var, "prior_var")
     dim = design.shape[1]
 
+    # Samplers call these two in their inner loops, so they do not re-validate theta.
     def log_density(theta):
-        theta = as_finite_array(theta, "theta")
+        theta = np.asarray(theta, dtype=float)
         eta = theta @ design.T
         log_lik = np.sum(y * eta - np.logaddexp(0.0, eta), axis=-1)
         return log_lik - np.sum(theta**2, axis=-1) / (2 * tau2)
 
     def grad_log_density(theta):
-        theta = as_finite_array(theta, "theta")
+        theta = np.asarray(theta, dtype=float)
         residual = y - sigmoid(theta @ design.T)
         return residual @ design - theta / tau2
 

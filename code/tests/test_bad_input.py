@@ -40,7 +40,8 @@ def test_wrong_shape(target, call, message):
 
 # --- non-finite values ----------------------------------------------------------------------
 @pytest.mark.parametrize("call, message", [
-    (lambda t: t.log_density([np.nan, 0.0]), "theta must contain only finite values"),
+    (lambda t: bc.grid_posterior(t.log_density, [(-1, np.nan), (0, 2)], 10),
+     "bounds must contain only finite values"),
     (lambda t: bc.importance_sample(t.log_density, [np.inf, 0], np.eye(2), 10, RNG(0)),
      "proposal_mean must contain only finite values"),
     (lambda t: bc.metropolis_chain(t.log_density, [0, np.nan], np.eye(2), 10, RNG(0)),
@@ -54,6 +55,13 @@ def test_wrong_shape(target, call, message):
 def test_non_finite(target, call, message):
     with pytest.raises(ValueError, match=message):
         call(target)
+
+
+def test_target_functions_propagate_nan_instead_of_checking(target):
+    # They run in samplers' inner loops; the samplers validate their inputs once instead.
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(target.log_density([np.nan, 0.0]))
+        assert np.all(np.isnan(target.grad_log_density([np.nan, 0.0])))
 
 
 # --- non-positive variances, step counts and sample sizes -----------------------------------

@@ -1,0 +1,130 @@
+"""HMC: known answers on a Gaussian, second-order energy error, reversibility, bad input."""
+import numpy as np
+import pytest
+
+import bayescomp as bc
+
+RNG = np.random.default_rng
+MEAN = np.array([1.0, -2.0])
+COV = np.array([[1.0, 0.6], [0.6, 2.0]])
+STARTS = [[0.0, 0.0], [2.0, -1.0], [-1.0, -3.0], [3.0, -4.0]]
+
+
+@pytest.fixture(scope="module")
+def gaussian():
+    return bc.gaussian_target(MEAN, COV)
+
+
+@pytest.fixture(scope="module")
+def gaussian_chains(gaussian):
+    # A trajectory length (0.45 * 7 ~ 3) that is not a multiple of the half-periods.
+    return bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS, 0.45, 7,
+                             2500, [RNG(40 + c) for c in range(4)], n_warmup=500,
+                             mass=1 / np.diag(COV))
+
+
+def mean_within_mcse(values, expected, n_mcse=4):
+    """Each column's mean is within ``n_mcse`` Monte Carlo standard errors of ``expected``.
+
+    MCSE = sd / sqrt(ESS), with the ESS of the values themselves ((chain, draw, k) shape).
+    """
+    pooled = values.reshape(-1, values.shape[-1])
+    error = pooled.mean(axis=0) - expected
+    mcse = pooled.std(axis=0, ddof=1) / np.sqrt(bc.ess_bulk(values))
+    assert np.all(np.abs(error) < n_mcse * mcse), (error, mcse)
+
+
+def test_recovers_gaussian_mean(gaussian_chains):
+    mean_within_mcse(gaussian_chains.draws, MEAN)
+
+
+def test_recovers_gaussian_covariance(gaussian_chains):
+    # Each covariance entry is the mean of (x_i - mu_i)(x_j - mu_j) with the true means.
+    centred = gaussian_chains.draws - MEAN
+    products = np.stack([centred[..., 0]**2, centred[..., 0] * centred[..., 1],
+                         centred[..., 1]**2], axis=-1)
+    mean_within_mcse(products, [COV[0, 0], COV[0, 1], COV[1, 1]])
+
+
+def test_chains_report_their_cost(gaussian_chains):
+    assert gaussian_chains.draws.shape == (4, 2000, 2)
+    assert gaussian_chains.energy_errors.shape == (4, 2500)
+    assert gaussian_chains.n_gradient_evals == 4 * (1 + 2500 * 7)
+    assert np.all(gaussian_chains.accept_rates > 0.8)
+    assert np.all(bc.rank_normalized_rhat(gaussian_chains.draws) < 1.01)
+
+
+def test_chains_equal_single_runs(gaussian):
+    both = bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[:2], 0.3,
+                             5, 50, [RNG(1), RNG(2)])
+    second = bc.hmc_chain(gaussian.log_density, gaussian.grad_log_density, STARTS[1], 0.3, 5, 50,
+                          RNG(2))
+    np.testing.assert_array_equal(both.draws[1], second.draws)
+    np.testing.assert_array_equal(both.energy_errors[1], second.energy_errors)
+
+
+def energy_drift(target, step_size, trajectory_length=2.0):
+    """Largest |H - H(start)| along a leapfrog trajectory of fixed length."""
+    n_leapfrog = int(round(trajectory_length / step_size))
+    path = bc.leapfrog(target.grad_log_density, [0.5, 1.7], [1.0, -0.5], step_size, n_leapfrog)
+    energy = -target.log_density(path.positions) + 0.5 * np.sum(path.momenta**2, axis=1)
+    return np.max(np.abs(energy - energy[0]))
+
+
+def test_energy_error_is_second_order(lecture):
+    # Halving the step quarters the energy error: the leapfrog scheme is second order.
+    drifts = [energy_drift(lecture.target, h) for h in (0.1, 0.05, 0.025, 0.0125)]
+    ratios = np.array(drifts[:-1]) / np.array(drifts[1:])
+    np.testing.assert_allclose(ratios, 4.0, rtol=0.1)
+
+
+@pytest.mark.parametrize("mass", [None, [4.0, 9.0]])
+def test_leapfrog_is_reversible(lecture, mass):
+    grad = lecture.target.grad_log_density
+    start, momentum = np.array([-0.3, 1.4]), np.array([1.3, -0.8])
+    forward = bc.leapfrog(grad, start, momentum, 0.1, 25, mass)
+    back = bc.leapfrog(grad, forward.positions[-1], -forward.momenta[-1], 0.1, 25, mass)
+    np.testing.assert_allclose(back.positions[-1], start, atol=1e-10, rtol=0)
+    np.testing.assert_allclose(-back.momenta[-1], momentum, atol=1e-10, rtol=0)
+
+
+def test_divergent_trajectories_are_rejected(gaussian):
+    chain = bc.hmc_chain(gaussian.log_density, gaussian.grad_log_density, MEAN, 50.0, 30, 20,
+                         RNG(0))
+    assert chain.accept_rate == 0
+    np.testing.assert_array_equal(chain.draws, np.tile(MEAN, (20, 1)))
+
+
+# --- bad input ------------------------------------------------------------------------------
+def run(target, **changes):
+    settings = dict(start=[0.0, 0.0], step_size=0.1, n_leapfrog=5, n_steps=10, rng=RNG(0))
+    settings.update(changes)
+    return bc.hmc_chain(target.log_density, target.grad_log_density, **settings)
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(step_size=0.0), "step_size must be a finite number > 0; got 0.0"),
+    (dict(step_size=-0.1), "step_size must be a finite number > 0"),
+    (dict(n_leapfrog=0), "n_leapfrog must be an integer >= 1; got 0"),
+    (dict(n_leapfrog=2.5), "n_leapfrog must be an integer >= 1; got 2.5"),
+    (dict(n_steps=0), "n_steps must be an integer >= 1; got 0"),
+    (dict(start=[np.nan, 0.0]), "start must contain only finite values"),
+    (dict(start=[[0.0, 0.0]]), "start must be a 1-D array; got shape"),
+    (dict(rng=42), "rng must be a np.random.Generator"),
+    (dict(mass=[1.0, 2.0, 3.0]), r"mass must have shape \(2,\); got shape \(3,\)"),
+    (dict(mass=[1.0, -2.0]), "mass must be None .* or the positive diagonal"),
+])
+def test_bad_settings(gaussian, changes, message):
+    with pytest.raises(ValueError, match=message):
+        run(gaussian, **changes)
+
+
+def test_leapfrog_bad_momentum(gaussian):
+    with pytest.raises(ValueError, match=r"momentum must have shape \(2,\)"):
+        bc.leapfrog(gaussian.grad_log_density, [0.0, 0.0], [1.0], 0.1, 5)
+
+
+def test_chains_need_one_generator_each(gaussian):
+    with pytest.raises(ValueError, match=r"rngs must hold one generator per start \(2\)"):
+        bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[:2], 0.1, 5,
+                          10, [RNG(0)])

@@ -1,0 +1,174 @@
+"""Production diagnostics (rank-normalized R-hat, bulk/tail ESS, PSIS) against ArviZ, to 1e-6.
+
+ArviZ is a test-only dependency: the package reimplements its conventions (average ranks,
+Blom's offset, Geyer's monotone sequence on the multi-chain autocorrelation, the Zhang-Stephens
+Pareto fit with its prior) without SciPy, and these tests hold it to them.
+"""
+import statistics
+
+import numpy as np
+import pytest
+
+import bayescomp as bc
+from bayescomp._normal import normal_quantile
+
+az = pytest.importorskip("arviz")
+
+RTOL = 1e-6
+
+
+def ar1_chains(coefficient, n_chain, n_draw, seed, shifts=0.0):
+    """Gaussian AR(1) chains; ``shifts`` moves each chain's mean (an unconverged run)."""
+    noise = np.random.default_rng(seed).standard_normal((n_chain, n_draw))
+    chains = np.empty_like(noise)
+    chains[:, 0] = noise[:, 0]
+    for t in range(1, n_draw):
+        chains[:, t] = coefficient * chains[:, t - 1] + noise[:, t]
+    return chains + np.reshape(shifts, (-1, 1))
+
+
+def heavy_tailed_chains(seed):
+    """Independent Student-t (df = 2) draws in one column, Cauchy in the other."""
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.standard_t(2, (4, 800)), rng.standard_cauchy((4, 800))], axis=-1)
+
+
+CHAIN_CASES = {
+    "ar1 0.9": lambda: ar1_chains(0.9, 4, 1000, 1)[..., None],
+    "ar1 0.99 odd length": lambda: ar1_chains(0.99, 3, 2001, 2)[..., None],
+    "ar1 negative": lambda: ar1_chains(-0.6, 4, 301, 3)[..., None],
+    "heavy tails": lambda: heavy_tailed_chains(4),
+    "shifted means": lambda: ar1_chains(0.5, 4, 500, 5, shifts=[0.0, 0.0, 0.5, 1.5])[..., None],
+    "one chain": lambda: ar1_chains(0.3, 1, 400, 6)[..., None],
+    "ties": lambda: np.round(ar1_chains(0.5, 4, 200, 7))[..., None],
+}
+
+ARVIZ = {
+    bc.rank_normalized_rhat: lambda x: az.rhat(x),
+    bc.ess_bulk: lambda x: az.ess(x, method="bulk"),
+    bc.ess_tail: lambda x: az.ess(x, method="tail"),
+}
+
+
+def arviz_per_param(function, draws):
+    return np.array([float(ARVIZ[function](draws[:, :, p])) for p in range(draws.shape[2])])
+
+
+@pytest.mark.parametrize("function", list(ARVIZ), ids=lambda f: f.__name__)
+def test_lecture_chains_match_arviz(lecture, function):
+    draws = lecture.chains.draws
+    np.testing.assert_allclose(function(draws), arviz_per_param(function, draws), rtol=RTOL)
+
+
+@pytest.mark.parametrize("case", list(CHAIN_CASES))
+@pytest.mark.parametrize("function", list(ARVIZ), ids=lambda f: f.__name__)
+def test_synthetic_chains_match_arviz(case, function):
+    draws = CHAIN_CASES[case]()
+    if function is bc.rank_normalized_rhat and draws.shape[0] < 2:
+        pytest.skip("R-hat needs two chains")
+    np.testing.assert_allclose(function(draws), arviz_per_param(function, draws), rtol=RTOL)
+
+
+def test_two_d_draws_give_a_float():
+    draws = ar1_chains(0.5, 4, 200, 8)
+    for function in ARVIZ:
+        value = function(draws)
+        assert isinstance(value, float)
+        assert value == function(draws[..., None])[0]
+
+
+def test_diagnostics_flag_what_they_should():
+    # Shifted chains fail the R-hat rule; a heavy tail does not fool rank normalization.
+    assert bc.rank_normalized_rhat(CHAIN_CASES["shifted means"]())[0] > 1.01
+    assert np.all(bc.rank_normalized_rhat(heavy_tailed_chains(4)) < 1.01)
+    assert bc.ess_bulk(CHAIN_CASES["ar1 0.99 odd length"]())[0] < 400
+
+
+def test_normal_quantile_matches_the_standard_library():
+    p = np.concatenate([np.linspace(1e-9, 1 - 1e-9, 2001), np.logspace(-300, -2, 50)])
+    expected = np.array([statistics.NormalDist().inv_cdf(q) for q in p])
+    np.testing.assert_allclose(normal_quantile(p), expected, rtol=1e-14, atol=1e-300)
+
+
+# --- PSIS -------------------------------------------------------------------------------------
+def narrow_proposal_log_weights(lecture):
+    """A proposal 4.5 times too narrow: the weights' tail is heavy and k-hat must say so."""
+    narrow = bc.importance_sample(lecture.target.log_density, lecture.laplace.mean,
+                                  lecture.laplace.cov / 20, 4000, np.random.default_rng(9))
+    return narrow.log_weights
+
+
+PSIS_CASES = {
+    "prior proposal": lambda r: r.is_prior.log_weights,
+    "laplace proposal": lambda r: r.is_laplace.log_weights,
+    "narrow proposal": narrow_proposal_log_weights,
+}
+
+
+@pytest.mark.parametrize("case", list(PSIS_CASES))
+def test_psis_matches_arviz(lecture, case):
+    log_weights = PSIS_CASES[case](lecture)
+    ours = bc.pareto_smoothed_log_weights(log_weights)
+    theirs_weights, theirs_k = az.psislw(log_weights.copy())
+    np.testing.assert_allclose(ours.k_hat, float(theirs_k), rtol=RTOL)
+    np.testing.assert_allclose(ours.log_weights, theirs_weights, rtol=RTOL)
+
+
+def test_psis_relative_ess_matches_arviz(lecture):
+    log_weights = lecture.is_laplace.log_weights
+    ours = bc.pareto_smoothed_log_weights(log_weights, relative_ess=0.3)
+    theirs_weights, theirs_k = az.psislw(log_weights.copy(), reff=0.3)
+    np.testing.assert_allclose(ours.k_hat, float(theirs_k), rtol=RTOL)
+    np.testing.assert_allclose(ours.log_weights, theirs_weights, rtol=RTOL)
+
+
+def test_psis_k_hat_ranks_the_proposals(lecture):
+    k_hats = {case: bc.pareto_smoothed_log_weights(get(lecture)).k_hat
+              for case, get in PSIS_CASES.items()}
+    # The broad prior has light-tailed weights; the narrow proposal fails the 0.7 rule.
+    assert k_hats["prior proposal"] < 0.5
+    assert k_hats["narrow proposal"] > 0.7
+    weights = np.exp(bc.pareto_smoothed_log_weights(lecture.is_laplace.log_weights).log_weights)
+    assert np.isclose(weights.sum(), 1.0)
+
+
+# --- bad input: one test per kind of error ------------------------------------------------
+@pytest.mark.parametrize("function", list(ARVIZ), ids=lambda f: f.__name__)
+def test_draws_of_the_wrong_shape(function):
+    with pytest.raises(ValueError, match=r"draws must have shape \(chain, draw\) or "
+                                         r"\(chain, draw, param\); got shape \(100,\)"):
+        function(np.zeros(100))
+
+
+@pytest.mark.parametrize("function", list(ARVIZ), ids=lambda f: f.__name__)
+def test_non_finite_draws(function):
+    draws = np.zeros((4, 10))
+    draws[1, 3] = np.nan
+    with pytest.raises(ValueError, match="draws must contain only finite values"):
+        function(draws)
+
+
+@pytest.mark.parametrize("function", list(ARVIZ), ids=lambda f: f.__name__)
+def test_too_few_draws(function):
+    with pytest.raises(ValueError, match="draws must have at least 4 draws per chain; got 3"):
+        function(np.zeros((4, 3)))
+
+
+def test_rhat_needs_two_chains():
+    with pytest.raises(ValueError, match="draws must have at least 2 chains on axis 0; got 1"):
+        bc.rank_normalized_rhat(np.zeros((1, 100)))
+
+
+@pytest.mark.parametrize("log_weights, message", [
+    (np.zeros((10, 10)), "log_weights must be a 1-D array"),
+    (np.r_[np.zeros(50), np.inf], "log_weights must contain only finite values"),
+    (np.zeros(20), "log_weights must have enough draws for a tail of 5 .* got 20"),
+])
+def test_psis_bad_log_weights(log_weights, message):
+    with pytest.raises(ValueError, match=message):
+        bc.pareto_smoothed_log_weights(log_weights)
+
+
+def test_psis_bad_relative_ess():
+    with pytest.raises(ValueError, match="relative_ess must be a finite number > 0"):
+        bc.pareto_smoothed_log_weights(np.zeros(100), relative_ess=0.0)
