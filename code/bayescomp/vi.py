@@ -12,13 +12,19 @@ class MeanFieldResult(NamedTuple):
     Attributes
     ----------
     mean, sd : ndarray, shape (d,)
+        The fit: the last iterate, or the average of the last ``n_average`` iterates.
     elbo : ndarray, shape (n_steps,)
         Monte Carlo ELBO estimate (up to the target's constant) at each step, before the update.
+    mean_path, sd_path : ndarray, shape (n_steps, d)
+        The iterates after each step, for watching the optimizer (``mean_path[-1]`` is the
+        last iterate).
     """
 
     mean: np.ndarray
     sd: np.ndarray
     elbo: np.ndarray
+    mean_path: np.ndarray
+    sd_path: np.ndarray
 
 
 class FullRankResult(NamedTuple):
@@ -117,6 +123,7 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     adam_mean = _Adam(mean.shape, lr, betas, eps)
     adam_log_sd = _Adam(mean.shape, lr, betas, eps)
     elbo = np.empty(n_steps)
+    mean_path, log_sd_path = np.empty((n_steps, mean.size)), np.empty((n_steps, mean.size))
     averaged = [np.zeros_like(mean), np.zeros_like(mean)]
     for step in range(n_steps):
         # Reparameterize: the draws are a deterministic function of (m, log s) and noise.
@@ -129,12 +136,13 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         grad_log_sd = (grad * sd * noise).mean(axis=0) + 1.0
         mean = adam_mean.ascend(mean, grad.mean(axis=0))
         log_sd = adam_log_sd.ascend(log_sd, grad_log_sd)
+        mean_path[step], log_sd_path[step] = mean, log_sd
         if step >= n_steps - n_average:
             for total, value in zip(averaged, (mean, log_sd)):
                 total += value / n_average
     if n_average:
         mean, log_sd = averaged
-    return MeanFieldResult(mean, np.exp(log_sd), elbo)
+    return MeanFieldResult(mean, np.exp(log_sd), elbo, mean_path, np.exp(log_sd_path))
 
 
 def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, rng,

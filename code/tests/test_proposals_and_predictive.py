@@ -109,3 +109,15 @@ def test_predictive_band_with_equal_weights_matches_numpy_quantiles():
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_mean_field_path_records_every_iterate_and_ends_at_the_unaveraged_fit():
+    target = bc.gaussian_target([1.0, -2.0], np.diag([0.5, 2.0]))
+    plain = bc.mean_field_vi(target.log_density, target.grad_log_density, [0.0, 0.0], [0.0, 0.0],
+                             200, RNG(0), n_samples=16)
+    averaged = bc.mean_field_vi(target.log_density, target.grad_log_density, [0.0, 0.0],
+                                [0.0, 0.0], 200, RNG(0), n_samples=16, n_average=100)
+    assert plain.mean_path.shape == plain.sd_path.shape == (200, 2)
+    np.testing.assert_array_equal(plain.mean_path[-1], plain.mean)
+    np.testing.assert_array_equal(averaged.mean_path[-1], plain.mean)
+    np.testing.assert_allclose(averaged.mean, plain.mean_path[-100:].mean(axis=0), rtol=1e-12)
