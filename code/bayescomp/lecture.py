@@ -50,7 +50,9 @@ class LectureResults(NamedTuple):
     """The output of every method on one set of :class:`LectureSettings`.
 
     The grid and Laplace fields are always filled; a sampler left out of ``run_lecture``'s
-    ``methods`` gives ``None`` in its fields.
+    ``methods`` gives ``None`` in its fields. ``vi.elbo`` is ``None`` too: the protocol does not
+    use the ELBO trace, which would cost a log-density evaluation per step; call
+    :func:`~bayescomp.vi.mean_field_vi` directly to watch it.
     """
 
     settings: LectureSettings
@@ -108,5 +110,5 @@ def run_lecture(settings=LectureSettings(), methods=SAMPLERS):
     if "vi" in methods:
         vi = mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
                            np.log(laplace.sd), s.vi_steps, np.random.default_rng(s.vi_seed),
-                           s.vi_samples, s.vi_lr)
+                           s.vi_samples, s.vi_lr, track_elbo=False)
     return LectureResults(s, data, target, grid, laplace, is_prior, is_laplace, chains, vi)
