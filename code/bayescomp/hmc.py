@@ -80,7 +80,7 @@ def _check_dynamics(start, step_size, n_leapfrog, mass):
 
 def _leapfrog_steps(grad_log_density, position, momentum, grad, step_size, n_leapfrog,
                     inverse_mass):
-    """Yield ``(position, momentum, grad)`` after each leapfrog step; ``grad`` is at ``position``."""
+    """Yield ``(position, momentum, grad)`` after each leapfrog step (``grad`` at ``position``)."""
     for _ in range(n_leapfrog):
         # Half kick, full drift, half kick: symplectic and time-reversible.
         momentum = momentum + 0.5 * step_size * grad
