@@ -1,5 +1,10 @@
 """Hamiltonian Monte Carlo: leapfrog trajectories and a Metropolis test on the total energy.
 
+Duane, Kennedy, Pendleton and Roweth (1987), "Hybrid Monte Carlo", *Physics Letters B* 195(2);
+Neal (2011), "MCMC using Hamiltonian dynamics", chapter 5 of the *Handbook of Markov Chain
+Monte Carlo*. The gradient lets each step travel far along the target's level sets, where a
+random walk would diffuse.
+
 Shape convention for several chains: ``(chain, draw, param)``, as in ArviZ and
 :mod:`bayescomp.metropolis`.
 """
@@ -64,9 +69,9 @@ class HMCChainsResult(NamedTuple):
     energy_errors: np.ndarray
 
 
-def _check_dynamics(start, step_size, n_leapfrog, mass):
+def _check_dynamics(position, step_size, n_leapfrog, mass, position_name="start"):
     """Validate the integrator's settings once; return them with the inverse mass."""
-    position = as_finite_array(start, "start", ndim=1)
+    position = as_finite_array(position, position_name, ndim=1)
     step_size = positive_float(step_size, "step_size")
     n_leapfrog = positive_int(n_leapfrog, "n_leapfrog")
     if mass is None:
@@ -120,10 +125,10 @@ def leapfrog(grad_log_density, position, momentum, step_size, n_leapfrog, mass=N
 
     The map preserves volume and is reversible: negating the final momentum and integrating
     again returns to the start. Its energy error is :math:`O(\epsilon^2)` over a fixed
-    trajectory length (Neal, 2011, section 2.3; Duane et al., 1987).
+    trajectory length (Duane et al., 1987; Neal, 2011, section 5.2.3).
     """
     position, step_size, n_leapfrog, inverse_mass = _check_dynamics(position, step_size,
-                                                                    n_leapfrog, mass)
+                                                                    n_leapfrog, mass, "position")
     momentum = as_finite_array(momentum, "momentum", shape=position.shape)
     states = list(_leapfrog_steps(grad_log_density, position, momentum,
                                   grad_log_density(position), step_size, n_leapfrog,
@@ -192,7 +197,7 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
 
     Because the leapfrog map is reversible and preserves volume, this leaves
     :math:`\exp(-H)` invariant, and so :math:`p(\theta)` (Duane et al., 1987; Neal, 2011,
-    section 5.3). A trajectory that overflows is rejected; its energy error is stored as
+    section 5.3.2). A trajectory that overflows is rejected; its energy error is stored as
     NaN or inf.
     """
     position, step_size, n_leapfrog, inverse_mass = _check_dynamics(start, step_size,

@@ -51,9 +51,10 @@ def _average_ranks(values):
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     # Each run of equal values is one group; its members share the mean of its rank range.
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    new_group = np.r_[True, ordered[1:] != ordered[:-1]]
+    starts = np.flatnonzero(new_group)
     ends = np.r_[starts[1:], values.size]
-    group = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
+    group = np.cumsum(new_group) - 1
     ranks = np.empty(values.size)
     ranks[order] = ((starts + 1 + ends) / 2)[group]
     return ranks
@@ -134,15 +135,15 @@ def _geyer_truncated_sum(rho):
     stop = non_positive[0] + 1 if non_positive.size else n_pairs
     # Initial monotone sequence: each kept pair is capped by the one before it.
     kept = np.minimum.accumulate(pair_sums[:stop - 1])
-    # The even lag of the first pair left out still counts once if it is positive (or its pair
-    # was not negative).
+    # The first pair left out still adds its even lag once, unless that lag is not positive
+    # and the pair's sum is negative (the edge rule of Stan and ArviZ).
     last_even = 1.0 if stop == 1 else rho[2 * (stop - 1)]
     if stop > 1 and last_even <= 0 and pair_sums[stop - 1] < 0:
         last_even = 0.0
     return -1.0 + 2.0 * kept.sum() + last_even
 
 
-def _multichain_ess(x):
+def _ess(x):
     r"""ESS of (chain, draw) values from the multi-chain autocorrelation (Stan's formula)."""
     n_chain, n_draw = x.shape
     total = n_chain * n_draw
@@ -162,13 +163,13 @@ def _multichain_ess(x):
 
 
 def _bulk_ess(x):
-    return _multichain_ess(_rank_normalize(_split_chains(x)))
+    return _ess(_rank_normalize(_split_chains(x)))
 
 
 def _tail_ess(x):
     # ESS of the indicator I(theta <= q) at each tail quantile q, the smaller of the two.
     quantiles = np.quantile(x, TAIL_PROBS)
-    return min(_multichain_ess(_split_chains((x <= q).astype(float))) for q in quantiles)
+    return min(_ess(_split_chains((x <= q).astype(float))) for q in quantiles)
 
 
 def ess_bulk(draws):

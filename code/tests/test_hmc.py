@@ -119,9 +119,13 @@ def test_bad_settings(gaussian, changes, message):
         run(gaussian, **changes)
 
 
-def test_leapfrog_bad_momentum(gaussian):
-    with pytest.raises(ValueError, match=r"momentum must have shape \(2,\)"):
-        bc.leapfrog(gaussian.grad_log_density, [0.0, 0.0], [1.0], 0.1, 5)
+@pytest.mark.parametrize("position, momentum, message", [
+    ([0.0, 0.0], [1.0], r"momentum must have shape \(2,\)"),
+    ([0.0, np.inf], [1.0, 0.0], "position must contain only finite values"),
+])
+def test_leapfrog_bad_state(gaussian, position, momentum, message):
+    with pytest.raises(ValueError, match=message):
+        bc.leapfrog(gaussian.grad_log_density, position, momentum, 0.1, 5)
 
 
 def test_chains_need_one_generator_each(gaussian):
