@@ -1,0 +1,54 @@
+// Build the widgets' bundle: one classic script (IIFE) that works from file://, minified, with
+// d3 modules from tools/node_modules (pinned in tools/package.json). Also writes a page with
+// all four widgets for trying them out, _build/widgets/demo.html.
+//
+// Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
+// The data script beside it comes from the package: python -m bayescomp.widgets OUT_DIR.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const TOOLS = resolve(ROOT, 'tools');
+const esbuild = createRequire(resolve(TOOLS, 'package.json'))('esbuild');
+const OUT = resolve(process.argv[2] || resolve(ROOT, '_build/widgets'));
+const BUNDLE = 'bayescomp-widgets.js';
+const LIMIT = 200 * 1024;
+
+const banner = `/* bayescomp live figures, built from code/widgets by esbuild. Includes d3-array and
+   d3-contour, Copyright 2010-2023 Mike Bostock, ISC License. */`;
+
+mkdirSync(OUT, { recursive: true });
+await esbuild.build({
+  entryPoints: [resolve(HERE, 'ui/main.js')],
+  bundle: true,
+  format: 'iife',
+  minify: true,
+  target: ['es2020'],
+  nodePaths: [resolve(TOOLS, 'node_modules')],
+  banner: { js: banner },
+  legalComments: 'none',
+  outfile: resolve(OUT, BUNDLE),
+  logLevel: 'warning',
+});
+const size = statSync(resolve(OUT, BUNDLE)).size;
+if (size > LIMIT) throw new Error(`${BUNDLE} is ${size} bytes, over the ${LIMIT}-byte budget`);
+
+const widgets = ['posterior-explorer', 'importance-sampling', 'metropolis', 'laplace-vi'];
+writeFileSync(resolve(OUT, 'demo.html'), `<!DOCTYPE html>
+<html lang="en" data-theme="light"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>bayescomp live figures</title>
+<style>body { font-family: system-ui, sans-serif; max-width: 52rem; margin: 1.5rem auto; padding: 0 1rem; }
+html[data-theme="dark"] body { background: #121212; color: #e8eaed; }</style>
+<script src="bayescomp-widgets-data.js"></script>
+<script src="${BUNDLE}"></script>
+</head><body>
+<h1>bayescomp live figures</h1>
+<p><button type="button" onclick="document.documentElement.dataset.theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'">Toggle dark mode</button></p>
+${widgets.map((name) => `<h2>${name}</h2>\n<div data-widget="${name}"></div>`).join('\n')}
+</body></html>
+`);
+console.log(`${resolve(OUT, BUNDLE)}: ${(size / 1024).toFixed(1)} KB minified`);

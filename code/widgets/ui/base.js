@@ -1,0 +1,358 @@
+// What every widget shares: the frame (title, hint, copy-link button, status line), resizing,
+// dark mode, the animation loop (paused out of view, calmer under prefers-reduced-motion),
+// the URL hash that holds the state, and the test hook el.bcWidget = {set, run, readout}.
+import { currentTheme, onThemeChange } from './theme.js';
+
+const prefersReducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Parse "#name?key=value&..." into {key: value}, or null when the hash is another widget's. */
+export function readHash(name, hash = location.hash) {
+  const prefix = `#${name}?`;
+  if (!hash.startsWith(prefix)) return null;
+  const state = {};
+  for (const [key, value] of new URLSearchParams(hash.slice(prefix.length))) {
+    try {
+      state[key] = JSON.parse(value);
+    } catch {
+      state[key] = value;
+    }
+  }
+  return state;
+}
+
+export function hashString(name, state) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(state)) {
+    params.set(key, typeof value === 'string' ? value : JSON.stringify(roundDeep(value)));
+  }
+  return `${name}?${params.toString()}`;
+}
+
+/** Numbers in links keep 6 significant digits. */
+function roundDeep(value) {
+  if (typeof value === 'number') return Number(value.toPrecision(6));
+  if (Array.isArray(value)) return value.map(roundDeep);
+  return value;
+}
+
+export class Widget {
+  /**
+   * root: the element with data-widget; data: the package's widget data; options:
+   * {hash: keep the state in the URL (the website), title, hint}.
+   */
+  constructor(root, data, { name, title, hint = '', hash = false, onReadout = null } = {}) {
+    this.root = root;
+    this.data = data;
+    this.name = name;
+    this.useHash = hash;
+    this.onReadout = onReadout;
+    this.plots = [];
+    this.playing = false;
+    this.visible = true;
+    this.reducedMotion = prefersReducedMotion();
+    this.lastSlowTick = 0;
+    root.classList.add('bcw');
+    root.innerHTML = '';
+    root.setAttribute('role', 'group');
+    root.setAttribute('aria-label', title);
+    this.buildFrame(title, hint);
+    this.theme = currentTheme(data);
+    this.applyThemeClass();
+    this.unsubscribeTheme = onThemeChange(() => {
+      this.theme = currentTheme(data);
+      this.applyThemeClass();
+      this.invalidate();
+      this.draw();
+    });
+    root.bcWidget = {
+      set: (params) => {
+        this.set(params);
+        return this.readout();
+      },
+      run: (steps) => {
+        this.run(steps);
+        return this.readout();
+      },
+      readout: () => this.readout(),
+      widget: this,
+    };
+  }
+
+  buildFrame(title, hint) {
+    const head = document.createElement('div');
+    head.className = 'bcw-head';
+    const h = document.createElement('p');
+    h.className = 'bcw-title';
+    h.textContent = title;
+    const hintEl = document.createElement('span');
+    hintEl.className = 'bcw-hint';
+    hintEl.textContent = hint;
+    head.append(h, hintEl);
+    if (this.useHash) {
+      const copy = document.createElement('button');
+      copy.type = 'button';
+      copy.textContent = 'Copy link';
+      copy.dataset.control = 'copy-link';
+      copy.title = 'Copy a link that reopens this figure in its current state';
+      copy.addEventListener('click', () => this.copyLink());
+      head.appendChild(copy);
+    }
+    this.body = document.createElement('div');
+    this.body.className = 'bcw-body';
+    this.status = document.createElement('div');
+    this.status.className = 'bcw-status';
+    this.status.setAttribute('role', 'status');
+    this.root.append(head, this.body, this.status);
+  }
+
+  applyThemeClass() {
+    this.root.classList.toggle('bcw-dark', this.theme.dark);
+  }
+
+  column() {
+    const col = document.createElement('div');
+    col.className = 'bcw-col';
+    this.body.appendChild(col);
+    return col;
+  }
+
+  /** A full-width row below the columns. */
+  footer() {
+    const row = document.createElement('div');
+    row.className = 'bcw-footer';
+    this.root.insertBefore(row, this.status);
+    return row;
+  }
+
+  addPlot(plot) {
+    this.plots.push(plot);
+    return plot;
+  }
+
+  /** Start observing size and visibility; subclasses call this at the end of their constructor. */
+  start() {
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resizeObserver = new ResizeObserver(() => this.layout());
+      this.resizeObserver.observe(this.root);
+    }
+    if (typeof IntersectionObserver !== 'undefined') {
+      this.intersection = new IntersectionObserver((entries) => {
+        this.visible = entries[entries.length - 1].isIntersecting;
+        if (this.visible && this.playing) this.loop();
+      });
+      this.intersection.observe(this.root);
+    }
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden && this.playing) this.loop();
+    });
+    const fromHash = this.useHash ? readHash(this.name) : null;
+    if (fromHash) {
+      try {
+        this.set(fromHash);
+      } catch (error) {
+        this.say(`Could not restore the link's state: ${error.message}`);
+      }
+      requestAnimationFrame(() => this.root.scrollIntoView({ block: 'center' }));
+    }
+    this.layout();
+  }
+
+  layout() {
+    let changed = false;
+    for (const plot of this.plots) changed = plot.resize() || changed;
+    if (changed) {
+      this.invalidate();
+      this.draw();
+    }
+  }
+
+  /** Forget cached drawings (after a resize or a theme change). */
+  invalidate() {}
+
+  say(text) {
+    this.status.textContent = text;
+  }
+
+  /** Run `fn`, showing an engine error in the status line instead of breaking the page. */
+  guard(fn) {
+    try {
+      return fn();
+    } catch (error) {
+      this.say(`Error: ${error.message}`);
+      this.status.classList.add('bcw-error');
+      return undefined;
+    }
+  }
+
+  // --- animation ---------------------------------------------------------------------------
+
+  play() {
+    this.playing = true;
+    this.showPlaying();
+    this.loop();
+    this.changed();
+  }
+
+  pause() {
+    this.playing = false;
+    this.showPlaying();
+    this.changed();
+  }
+
+  /** A Play/Pause toggle button, if the widget made one (this.playButton), shows the state. */
+  showPlaying() {
+    if (!this.playButton) return;
+    this.playButton.textContent = this.playing ? 'Pause' : 'Play';
+    this.playButton.setAttribute('aria-pressed', String(this.playing));
+  }
+
+  /**
+   * The frame loop. Out of view (or in a hidden tab) it stops; the observers restart it.
+   * Under prefers-reduced-motion it redraws twice a second, doing the same work per second.
+   */
+  loop() {
+    if (this.raf) return;
+    const frame = (time) => {
+      this.raf = null;
+      if (!this.playing || !this.visible || document.hidden) return;
+      if (this.reducedMotion) {
+        if (time - this.lastSlowTick >= 500) {
+          this.lastSlowTick = time;
+          this.guard(() => this.tick(30));
+        }
+      } else {
+        this.guard(() => this.tick(1));
+      }
+      if (this.playing) this.raf = requestAnimationFrame(frame);
+    };
+    this.raf = requestAnimationFrame(frame);
+  }
+
+  /** One animation frame doing `frames` frames' worth of work (subclasses). */
+  tick() {}
+
+  // --- state -------------------------------------------------------------------------------
+
+  /** Call after any change of state: refresh the hash and tell a listener (anywidget). */
+  changed() {
+    if (this.useHash) {
+      clearTimeout(this.hashTimer);
+      this.hashTimer = setTimeout(() => {
+        try {
+          history.replaceState(null, '', `#${hashString(this.name, this.state())}`);
+        } catch {
+          // file:// pages in some browsers refuse replaceState; the copy-link button still works.
+        }
+      }, 300);
+    }
+    if (this.onReadout) {
+      clearTimeout(this.readoutTimer);
+      this.readoutTimer = setTimeout(() => this.onReadout(this.readout()), 250);
+    }
+  }
+
+  link() {
+    return `${location.href.split('#')[0]}#${hashString(this.name, this.state())}`;
+  }
+
+  async copyLink() {
+    const url = this.link();
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      const area = document.createElement('textarea');
+      area.value = url;
+      area.setAttribute('readonly', '');
+      area.style.position = 'fixed';
+      area.style.opacity = '0';
+      document.body.appendChild(area);
+      area.select();
+      try {
+        copied = document.execCommand('copy');
+      } catch {
+        copied = false;
+      }
+      area.remove();
+    }
+    try {
+      history.replaceState(null, '', url);
+    } catch {
+      // ignore: see changed()
+    }
+    this.say(copied ? 'Link copied: it reopens this figure as it is now.' : `Copy this link: ${url}`);
+    this.lastLink = url;
+  }
+
+  /** Stop everything (anywidget calls this when the cell's output is cleared). */
+  destroy() {
+    this.playing = false;
+    if (this.raf) cancelAnimationFrame(this.raf);
+    if (this.resizeObserver) this.resizeObserver.disconnect();
+    if (this.intersection) this.intersection.disconnect();
+    this.unsubscribeTheme();
+  }
+
+  // --- the hook ----------------------------------------------------------------------------
+
+  /** Subclasses: state() -> JSON-able state, set(params), run(steps), readout(), draw(). */
+  state() {
+    return {};
+  }
+
+  run() {}
+
+  readout() {
+    return {};
+  }
+
+  draw() {}
+}
+
+/**
+ * Keyboard and pointer handling for one draggable point on a plot. get() returns [x, y];
+ * move([x, y], final) is called while dragging (final=false) and on release (final=true).
+ * Arrow keys move by `step` data units (Shift: 5 times as far) when the canvas has focus.
+ */
+export function draggablePoint(plot, { get, move, step = () => [0.05, 0.05], grab = 28, jump = true }) {
+  const canvas = plot.canvas;
+  let dragging = false;
+  const near = (event) => {
+    const { px, py } = plot.pointer(event);
+    const [x, y] = get();
+    return Math.hypot(plot.x(x) - px, plot.y(y) - py) <= grab;
+  };
+  canvas.addEventListener('pointerdown', (event) => {
+    if (!jump && !near(event)) return;
+    dragging = true;
+    canvas.setPointerCapture(event.pointerId);
+    move(plot.pointer(event).value, false);
+    event.preventDefault();
+  });
+  canvas.addEventListener('pointermove', (event) => {
+    if (dragging) move(plot.pointer(event).value, false);
+  });
+  const release = (event) => {
+    if (!dragging) return;
+    dragging = false;
+    move(plot.pointer(event).value, true);
+  };
+  canvas.addEventListener('pointerup', release);
+  canvas.addEventListener('pointercancel', release);
+  canvas.addEventListener('keydown', (event) => {
+    const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    const d = keys[event.key];
+    if (!d) return;
+    event.preventDefault();
+    const [sx, sy] = step();
+    const k = event.shiftKey ? 5 : 1;
+    const [x, y] = get();
+    move([x + d[0] * sx * k, y + d[1] * sy * k], true);
+  });
+}
+
+/** Clamp a point into a box [[x0, x1], [y0, y1]]. */
+export function clampPoint([x, y], box) {
+  return [Math.min(box[0][1], Math.max(box[0][0], x)), Math.min(box[1][1], Math.max(box[1][0], y))];
+}

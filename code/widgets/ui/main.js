@@ -1,0 +1,72 @@
+// The bundle's entry: mounts every element with data-widget="<name>" once the page has loaded,
+// using the data the package wrote (window.BayesCompWidgetData, from bayescomp-widgets-data.js).
+// In JupyterLab, anywidget calls mountAnywidget() with the data sent by the kernel instead.
+import * as engine from '../engine/index.js';
+import { ImportanceSampling } from './importance-sampling.js';
+import { LaplaceVI } from './laplace-vi.js';
+import { Metropolis } from './metropolis.js';
+import { PosteriorExplorer } from './posterior-explorer.js';
+import { injectStyle } from './style.js';
+
+const WIDGETS = {
+  'posterior-explorer': PosteriorExplorer,
+  'importance-sampling': ImportanceSampling,
+  metropolis: Metropolis,
+  'laplace-vi': LaplaceVI,
+};
+
+/** Mount the widget named by el.dataset.widget; returns its hook (el.bcWidget). */
+export function mount(el, data = globalThis.BayesCompWidgetData, options = {}) {
+  if (el.bcWidget) return el.bcWidget;
+  const Widget = WIDGETS[el.dataset.widget];
+  if (!Widget) {
+    el.textContent = `Unknown widget "${el.dataset.widget}"; known: ${Object.keys(WIDGETS).join(', ')}.`;
+    return null;
+  }
+  if (!data) {
+    el.textContent = 'This live figure needs bayescomp-widgets-data.js, which did not load.';
+    return null;
+  }
+  injectStyle();
+  // In a reveal.js deck the URL hash belongs to the slide navigation.
+  const hash = options.hash ?? !el.closest('.reveal');
+  new Widget(el, data, { ...options, hash });
+  return el.bcWidget;
+}
+
+export function mountAll(root = document) {
+  root.querySelectorAll('[data-widget]').forEach((el) => mount(el));
+}
+
+/** anywidget's render(): the kernel's data and starting parameters; readouts go back to it. */
+export function mountAnywidget(el, model) {
+  const div = document.createElement('div');
+  div.dataset.widget = model.get('widget');
+  el.appendChild(div);
+  const hook = mount(div, model.get('data'), {
+    hash: false,
+    onReadout: (readout) => {
+      model.set('readout', JSON.parse(JSON.stringify(readout)));
+      model.save_changes();
+    },
+  });
+  const params = model.get('params');
+  if (hook && params && Object.keys(params).length) hook.set(params);
+  const onParams = () => hook && hook.set(model.get('params'));
+  model.on('change:params', onParams);
+  return () => {
+    model.off('change:params', onParams);
+    if (hook) hook.widget.destroy();
+  };
+}
+
+globalThis.BayesCompWidgets = { mount, mountAll, mountAnywidget, engine, widgets: Object.keys(WIDGETS) };
+
+// Pages that load the data script get their widgets mounted; anywidget mounts its own.
+function autoMount() {
+  if (globalThis.BayesCompWidgetData) mountAll();
+}
+if (typeof document !== 'undefined') {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', autoMount);
+  else autoMount();
+}

@@ -1,0 +1,69 @@
+// The widgets' stylesheet, injected once by the bundle (so a page needs only the script).
+const CSS = `
+.bcw { --bcw-ground: #fff; --bcw-ink: #1b1b1b; --bcw-muted: #5f6368; --bcw-line: #c9cdd2;
+  --bcw-panel: #f5f6f8; --bcw-accent: #0072B2; --bcw-focus: #E69F00;
+  color: var(--bcw-ink); background: var(--bcw-ground); border: 1px solid var(--bcw-line);
+  border-radius: 8px; padding: 0.75rem; margin: 1rem 0; font: 15px/1.35 system-ui, -apple-system,
+  "Segoe UI", Roboto, sans-serif; text-align: left; box-sizing: border-box; max-width: 100%; }
+.bcw.bcw-dark { --bcw-ground: #15181d; --bcw-ink: #e8eaed; --bcw-muted: #aab0b8; --bcw-line: #3a4048;
+  --bcw-panel: #1f242b; --bcw-accent: #56B4E9; }
+.bcw *, .bcw *::before, .bcw *::after { box-sizing: border-box; }
+.bcw-head { display: flex; align-items: baseline; gap: 0.75rem; flex-wrap: wrap; margin-bottom: 0.5rem; }
+.bcw-title { font-weight: 700; font-size: 1.05em; margin: 0; }
+.bcw-hint { color: var(--bcw-muted); font-size: 0.85em; flex: 1 1 14em; }
+.bcw-body { display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr); gap: 0.75rem; }
+.bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
+@container bcw (max-width: 620px) { .bcw-body, .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr); } }
+.bcw { container: bcw / inline-size; }
+.bcw-col { display: flex; flex-direction: column; gap: 0.5rem; min-width: 0; }
+.bcw-plot { position: relative; width: 100%; }
+.bcw-plot canvas { display: block; width: 100%; touch-action: none; border-radius: 4px; }
+.bcw-plot canvas[tabindex] { cursor: crosshair; }
+.bcw-controls { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0.3rem 0.5rem;
+  align-items: center; background: var(--bcw-panel); border-radius: 6px; padding: 0.5rem; }
+.bcw-controls label { font-size: 0.9em; white-space: nowrap; }
+.bcw-controls output { font-variant-numeric: tabular-nums; font-size: 0.9em; min-width: 4.5em; text-align: right; }
+.bcw-controls input[type=range] { width: 100%; accent-color: var(--bcw-accent); margin: 0; min-height: 1.6em; }
+.bcw-controls select { width: 100%; font: inherit; font-size: 0.9em; color: var(--bcw-ink); background: var(--bcw-ground);
+  border: 1px solid var(--bcw-line); border-radius: 4px; padding: 0.15em 0.3em; }
+.bcw-buttons { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.4rem; }
+.bcw button { font: inherit; font-size: 0.9em; color: var(--bcw-ink); background: var(--bcw-ground); cursor: pointer;
+  border: 1px solid var(--bcw-line); border-radius: 4px; padding: 0.25em 0.7em; min-height: 2em; }
+.bcw button:hover { border-color: var(--bcw-accent); }
+.bcw button[aria-pressed=true] { background: var(--bcw-accent); color: #fff; border-color: var(--bcw-accent); }
+.bcw :focus-visible { outline: 3px solid var(--bcw-focus); outline-offset: 2px; }
+.bcw canvas:focus-visible { outline-offset: 0; }
+.bcw-readout { font-variant-numeric: tabular-nums; }
+.bcw-readout table { border-collapse: collapse; width: 100%; font-size: 1em; }
+.bcw-readout th, .bcw-readout td { padding: 0.15em 0.35em; text-align: right; border-bottom: 1px solid var(--bcw-line); }
+.bcw-readout th:first-child, .bcw-readout td:first-child { text-align: left; }
+.bcw-readout th { font-weight: 600; color: var(--bcw-muted); font-size: 0.85em; }
+.bcw-readout td { font-size: 1.12em; font-weight: 600; }
+.bcw-big { display: grid; grid-template-columns: repeat(auto-fit, minmax(7.5em, 1fr)); gap: 0.35rem; }
+.bcw-big div { background: var(--bcw-panel); border-radius: 6px; padding: 0.3em 0.5em; }
+.bcw-big span { display: block; color: var(--bcw-muted); font-size: 0.8em; }
+.bcw-big b { font-size: 1.3em; font-variant-numeric: tabular-nums; }
+.bcw-good { color: #009E73; } .bcw-warn { color: #D55E00; }
+.bcw-dark .bcw-good { color: #56c7a0; } .bcw-dark .bcw-warn { color: #ff8a4c; }
+.bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
+.bcw-footer > * { flex: 1 1 14rem; }
+.bcw-footer > :first-child { flex: 3 1 30rem; }
+.bcw-readout td { white-space: nowrap; }
+.bcw-status { color: var(--bcw-muted); font-size: 0.85em; min-height: 1.2em; }
+.bcw-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; font-size: 0.82em; color: var(--bcw-muted); }
+.bcw-legend i { display: inline-block; width: 1.4em; height: 0; border-top: 3px solid; vertical-align: middle; margin-right: 0.3em; }
+.bcw-legend i.bcw-dash { border-top-style: dashed; }
+.bcw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.bcw-error { color: #D55E00; font-weight: 600; }
+.reveal .bcw { font-size: 17px; line-height: 1.3; margin: 0 auto; width: 100%; }
+.reveal .bcw table { margin: 0; }
+.reveal .bcw-readout td { font-size: 1.05em; }
+`;
+
+export function injectStyle() {
+  if (document.getElementById('bcw-style')) return;
+  const style = document.createElement('style');
+  style.id = 'bcw-style';
+  style.textContent = CSS;
+  document.head.appendChild(style);
+}
