@@ -40,6 +40,16 @@ def test_page_offline(page_path, site_url, offline_page):
         .map(e => ({width: e.naturalWidth, alt: e.alt}))""")
     assert all(f["width"] > 0 for f in figures), f"a figure on {page_path} did not load"
     assert all(f["alt"] for f in figures), f"a figure on {page_path} has no alt text"
+    # Nothing is cut off at the page edge: no display equation or code block is wider than its
+    # box or runs past the right edge of the main column.
+    overflowing = page.evaluate("""() => {
+        const main = document.querySelector('main').getBoundingClientRect();
+        return [...document.querySelectorAll(
+                'mjx-container[display="true"], div.cell_input pre, div.cell_output pre')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1
+                         || e.getBoundingClientRect().right > main.right + 1)
+            .map(e => e.textContent.slice(0, 60)); }""")
+    assert overflowing == [], f"cut off at the page edge on {page_path}: {overflowing[:3]}"
     assert view.external == [], f"{page_path} tried to reach the network: {view.external[:3]}"
     assert view.failed == [], f"{page_path} had failed requests: {view.failed[:3]}"
 
