@@ -56,6 +56,9 @@ class WidgetSettings(NamedTuple):
     is_draws_range: tuple = (100, 20_000)
     is_scale_range: tuple = (0.05, 5.0)
     t_df: int = 4                      # Student-t proposal degrees of freedom
+    is_narrow_centre: tuple = (-2.0, 0.0)   # chapter 2's narrow proposal N(-2, 0.7^2) ...
+    is_narrow_scale: tuple = (0.7, 0.7)
+    is_covering_scale: tuple = (3.0, 3.0)   # ... and its covering one N(0, 3^2)
     defensive_weight: float = 0.2      # share of the prior in the defensive mixture
     mcmc_scale_range: tuple = (0.05, 10.0)
     mcmc_speed: int = 20               # steps per chain per animation frame
@@ -272,3 +275,10 @@ def metropolis(**params):
 def laplace_vi(**params):
     """Adam on the ELBO from a start you drag, beside the Laplace approximation."""
     return _widget("laplace-vi", params)
+
+
+if __name__ == "__main__":
+    # python -m bayescomp.widgets OUT_DIR: write the data script there (`make widgets` does).
+    import sys
+
+    print(write_data_script(sys.argv[1] if len(sys.argv) > 1 else "_build/widgets"))

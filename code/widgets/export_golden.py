@@ -97,6 +97,16 @@ def importance_replay(target, mean, cov, n_draws, seed):
             "draws_head": result.draws[:50]}
 
 
+def weighed_draws(target, proposal, n_draws, seed):
+    """The package's draws from any proposal, and the estimates it makes from them."""
+    result = bc.importance_sample_from(target.log_density, proposal, n_draws,
+                                       np.random.default_rng(seed))
+    return {"name": proposal.name, "draws": result.draws.ravel(),
+            "log_q": proposal.log_density(result.draws), "estimate": result.mean,
+            "ess": result.ess, "max_weight": result.max_weight,
+            "mcse": bc.importance_mcse(result)}
+
+
 def metropolis_replay(target, start, chol, n_steps, seed):
     rng = np.random.default_rng(seed)
     normals, uniforms = np.empty((n_steps, 2)), np.empty(n_steps)
@@ -157,13 +167,12 @@ def golden():
     two_grid = bc.grid_posterior(two.log_density, widgets.TwoModeSettings().bounds, 241)
     chol = s.mcmc_scale * np.linalg.cholesky(laplace.cov)
 
-    # Proposals the package does not have: Student-t (checked against SciPy) and the
-    # defensive mixture with the prior.
-    from scipy import stats
+    # The proposals of the package's IS chapter: Student-t and the defensive mixture.
     t_mean, t_cov, t_df = laplace.mean, 1.5 * laplace.cov, 4
     prior_cov = s.prior_var * np.eye(2)
-    defensive = np.logaddexp(np.log(0.8) + bc.gaussian_logpdf(points, t_mean, t_cov),
-                             np.log(0.2) + bc.gaussian_logpdf(points, np.zeros(2), prior_cov))
+    student = bc.student_t_proposal(t_mean, t_cov, t_df)
+    defensive = bc.defensive_mixture(bc.gaussian_proposal(t_mean, t_cov),
+                                     bc.gaussian_proposal(np.zeros(2), prior_cov), 0.2)
 
     pareto = np.random.default_rng(6)
     return {
@@ -176,9 +185,10 @@ def golden():
         "newton": {"steps": s.newton_steps, "mean": laplace.mean, "cov": laplace.cov,
                    "sd": laplace.sd, "grad_norm": laplace.grad_norm},
         "proposals": {"points": points, "mean": t_mean, "cov": t_cov, "df": t_df,
-                      "student_t": stats.multivariate_t(t_mean, t_cov, df=t_df).logpdf(points),
+                      "student_t": student.log_density(points),
                       "gaussian": bc.gaussian_logpdf(points, t_mean, t_cov),
-                      "prior_cov": prior_cov, "defensive_share": 0.2, "defensive": defensive},
+                      "prior_cov": prior_cov, "defensive_share": 0.2,
+                      "defensive": defensive.log_density(points)},
         "weights": [
             {"name": "prior proposal", **pareto_k(lecture.is_prior.log_weights),
              "ess": lecture.is_prior.ess},
@@ -195,6 +205,8 @@ def golden():
             importance_replay(target, laplace.mean, laplace.cov, s.is_laplace_draws,
                               s.is_laplace_seed),
         ],
+        "importance_draws": [weighed_draws(target, student, 3000, 8),
+                             weighed_draws(target, defensive, 3000, 9)],
         "metropolis": metropolis_replay(target, list(s.mcmc_starts[0]), chol, s.mcmc_steps,
                                         s.mcmc_first_seed),
         "vi": [vi_replay(target, laplace, 50, s.vi_seed, full_rank=False),

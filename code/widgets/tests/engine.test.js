@@ -128,7 +128,7 @@ test('weight ESS and Pareto k-hat on fixed log weights', () => {
 test('Student-t and defensive-mixture proposal densities', () => {
   const g = golden.proposals;
   const t = E.studentTProposal(g.mean, g.cov, g.df);
-  close(g.points.map((p) => t.logpdf(p)), g.student_t, 'Student-t log density (SciPy)');
+  close(g.points.map((p) => t.logpdf(p)), g.student_t, 'Student-t log density');
   const gauss = E.gaussianProposal(g.mean, g.cov);
   close(g.points.map((p) => gauss.logpdf(p)), g.gaussian, 'Gaussian log density');
   const prior = E.gaussianProposal([0, 0], g.prior_cov);
@@ -147,6 +147,17 @@ test('replayed draws: importance sampling reproduces the package\'s estimates', 
     close(result.mean, g.estimate, `seed ${g.seed}: estimated mean`);
     close(result.ess, g.ess, `seed ${g.seed}: weight ESS`);
     close(result.maxWeight, g.max_weight, `seed ${g.seed}: largest weight`);
+  }
+});
+
+test('the package\'s Student-t and defensive draws give the package\'s estimates and MCSE', () => {
+  for (const g of golden.importance_draws) {
+    const logWeights = g.log_q.map((logQ, s) => book.logDensity([g.draws[2 * s], g.draws[2 * s + 1]]) - logQ);
+    const result = E.weighDraws(Float64Array.from(g.draws), logWeights);
+    close(result.mean, g.estimate, `${g.name}: estimated mean`);
+    close(result.ess, g.ess, `${g.name}: weight ESS`);
+    close(result.maxWeight, g.max_weight, `${g.name}: largest weight`);
+    close(result.mcse, g.mcse, `${g.name}: MCSE`);
   }
 });
 
