@@ -23,7 +23,7 @@ LOCK_test := tools/requirements/test.txt
 PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider
 NBVAL := --nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg
 
-.PHONY: book test lab locks env-reader env-build env-test npm assets slides unit nbval browser \
+.PHONY: book test lab locks outputs env-reader env-build env-test npm assets slides unit nbval browser \
         reader-check benchmark clean
 
 # A venv with a lock installed; the copy of the lock in the venv says it is current, so a second
@@ -53,7 +53,7 @@ book: env-build assets slides
 
 # The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
 lab: env-reader
-	$(PYTHON) -m jupyter lab chapters/
+	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 unit: env-test
 	$(PYTEST) code/tests
@@ -69,6 +69,10 @@ test: env-test slides
 	bash tools/install_chromium.sh
 	$(PYTEST) code/tests tools/test_outputs.py tools/test_slides.py tools/test_site.py \
 		tools/test_jupyterlab.py $(NBVAL)
+
+# After changing bayescomp: re-execute every chapter from a fresh kernel and store its outputs.
+outputs: env-test
+	$(PYTHON) tools/execute_chapters.py
 
 # Proves the reader install is enough: a fresh reader-only venv runs every chapter.
 reader-check:

@@ -149,3 +149,23 @@ def plot_predictive_curves(ax, x, plug_in, averaged, band, level=0.9):
     ax.set_xlabel("feature $x$")
     ax.set_ylabel(r"$P(y = 1 \mid x)$")
     return ax
+
+
+def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
+    """Rank plot (Vehtari et al., 2021): one histogram of pooled ranks per chain, for one param.
+
+    Rank all draws of ``param`` together; if the chains sample the same distribution, each
+    chain's ranks are uniform and every histogram is flat, up to noise.
+    """
+    values = np.asarray(draws)[..., param]
+    ranks = values.ravel().argsort().argsort().reshape(values.shape)
+    edges = np.linspace(0, values.size, n_bins + 1)
+    expected = values.shape[1] / n_bins
+    for chain, chain_ranks in enumerate(ranks):
+        counts, _ = np.histogram(chain_ranks, bins=edges)
+        ax.step(edges[:-1], counts, where="post", linewidth=1.0, label=f"chain {chain + 1}")
+    ax.axhline(expected, color=METHOD_COLORS["grid"], linewidth=0.8, linestyle=":",
+               label="uniform")
+    ax.set_xlabel(f"rank of {label}" if label else "rank among all draws")
+    ax.set_ylabel("draws per bin")
+    return ax
