@@ -20,7 +20,6 @@ import numpy as np
 
 from ._checks import as_finite_array
 from .lecture import LectureSettings, lecture_problem
-from .plotting import METHOD_COLORS, PALETTE
 from .problem import Target
 
 WIDGETS = ("posterior-explorer", "importance-sampling", "metropolis", "laplace-vi")
@@ -168,6 +167,8 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         ``data`` (features ``x``, labels ``y``), ``lecture`` (the settings), ``widgets``,
         ``two_modes``, and ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours).
     """
+    from .plotting import METHOD_COLORS, PALETTE  # the figures' colours (matplotlib, on use)
+
     data, _ = lecture_problem(settings)
     return {
         "version": 1,

@@ -3,6 +3,7 @@
 // the URL hash that holds the state, and the test hook el.bcWidget = {set, run, readout}.
 import { currentTheme, onThemeChange } from './theme.js';
 
+const OWN_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', ' ', 'Enter', 'Home', 'End', 'PageUp', 'PageDown', 'Backspace', 'Delete']);
 const prefersReducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** Parse "#name?key=value&..." into {key: value}, or null when the hash is another widget's. */
@@ -55,6 +56,12 @@ export class Widget {
     root.innerHTML = '';
     root.setAttribute('role', 'group');
     root.setAttribute('aria-label', title);
+    // In a reveal.js deck: no swipe navigation over the widget, and the keys the widget uses
+    // (arrows, space, enter...) stay with it instead of changing slides.
+    root.setAttribute('data-prevent-swipe', '');
+    root.addEventListener('keydown', (event) => {
+      if (OWN_KEYS.has(event.key)) event.stopPropagation();
+    });
     this.buildFrame(title, hint);
     this.theme = currentTheme(data);
     this.applyThemeClass();

@@ -147,15 +147,12 @@ export function tableReadout(parent, caption) {
   const box = document.createElement('div');
   box.className = 'bcw-readout';
   const table = document.createElement('table');
-  const cap = document.createElement('caption');
-  cap.className = 'bcw-sr';
-  cap.textContent = caption;
-  table.appendChild(cap);
+  table.setAttribute('aria-label', caption);
   box.appendChild(table);
   parent.appendChild(box);
   return {
     set(header, rows) {
-      const html = [`<caption class="bcw-sr">${caption}</caption>`, '<thead><tr>'];
+      const html = ['<thead><tr>'];
       for (const h of header) html.push(`<th scope="col">${h}</th>`);
       html.push('</tr></thead><tbody>');
       for (const row of rows) {

@@ -9,12 +9,12 @@ import { bigReadouts, buttonRow, button, controlPanel, fmt, legend, select, slid
 import { Plot } from './plot.js';
 import { TARGET_OPTIONS, keyStep, paintTarget, targets } from './targets.js';
 
-const FAMILIES = [['gaussian', 'Gaussian'], ['student-t', 'Student-t'], ['defensive', 'defensive mixture']];
+const FAMILIES = [['gaussian', 'Gaussian'], ['student-t', 'Student-t'], ['defensive', 'defensive']];
 const PRESETS = [
-  ['', 'choose a preset…'],
-  ['laplace', 'Laplace-sized Gaussian at the MAP'],
-  ['prior', 'the prior as proposal (20,000 draws)'],
-  ['two-modes-narrow', 'two modes: narrow, misses one'],
+  ['', 'choose…'],
+  ['laplace', 'Laplace-sized'],
+  ['prior', 'the prior'],
+  ['two-modes-narrow', 'two modes: narrow'],
   ['two-modes-covering', 'two modes: covering'],
 ];
 
@@ -198,7 +198,7 @@ export class ImportanceSampling extends Widget {
     if (params.scale) next.scale = params.scale.map(Number);
     if (params.draws) next.draws = Math.round(Number(params.draws));
     if (params.seed !== undefined) next.seed = Number(params.seed);
-    if (this.controls) this.controls.preset.set('');
+    if (this.controls && !params.preset) this.controls.preset.set('');
     this.update(next, true);
   }
 

@@ -8,7 +8,7 @@ import { bigReadouts, buttonRow, button, controlPanel, fmt, legend, select, slid
 import { Plot } from './plot.js';
 import { TARGET_OPTIONS, keyStep, paintTarget, targets } from './targets.js';
 
-const FAMILIES = [['mean-field', 'mean-field (diagonal)'], ['full-rank', 'full-rank']];
+const FAMILIES = [['mean-field', 'mean-field'], ['full-rank', 'full-rank']];
 const SMOOTH = 50; // the ELBO readout averages the last 50 noisy estimates
 
 export class LaplaceVI extends Widget {

@@ -12,11 +12,11 @@ import { TARGET_OPTIONS, paintTarget, targets } from './targets.js';
 const WALK = 25; // recent steps drawn as a path, with their rejected proposals
 const MAX_STEPS = 200000;
 const PRESETS = [
-  ['', 'choose a preset…'],
-  ['book', 'the book’s run: four starts, scale 1.1'],
+  ['', 'choose…'],
+  ['book', 'the book’s run'],
   ['tiny', 'tiny steps'],
   ['huge', 'huge steps'],
-  ['two-modes', 'two modes, badly started'],
+  ['two-modes', 'two modes, bad starts'],
 ];
 
 export class Metropolis extends Widget {
@@ -60,7 +60,7 @@ export class Metropolis extends Widget {
 
     const traceLabel = (a) => `Trace of ${'θ₀θ₁'.slice(2 * a, 2 * a + 2)} for every chain, warm-up shaded, with the grid mean`;
     const meanLabel = (a) => `Running mean of ${'θ₀θ₁'.slice(2 * a, 2 * a + 2)} with ±2 MCSE, against the grid mean`;
-    const small = { aspect: 0.3, minHeight: 78, maxHeight: 110, margin: { left: 46, right: 18, bottom: 20, top: 6 } };
+    const small = { aspect: 0.3, minHeight: 78, maxHeight: 110, margin: { left: 56, right: 18, bottom: 20, top: 6 } };
     this.traces = [0, 1].map((a) => this.addPlot(new Plot(right, { ...small, label: traceLabel(a) })));
     this.means = [0, 1].map((a) => this.addPlot(new Plot(right, { ...small, label: meanLabel(a) })));
     this.rightLegend = legend(right, []);
@@ -160,8 +160,8 @@ export class Metropolis extends Widget {
         `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`, fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= 4 ? 'bcw-good' : 'bcw-warn']];
     });
     this.table.set(['', 'R-hat', 'ESS', 'MCSE', 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
-    this.acceptance.set(['acceptance', ...this.chains.map((_, c) => `chain ${c + 1}`)],
-      [['rate', ...this.chains.map((c) => fmt(c.acceptRate(), 3))]]);
+    this.acceptance.set(['chain', ...this.chains.map((_, c) => String(c + 1))],
+      [['acceptance', ...this.chains.map((c) => fmt(c.acceptRate(), 3))]]);
     if (!this.chains.length) this.say('No chains: click the plot to place up to four starts.');
     else if (!d) this.say(`${this.steps} steps per chain. Diagnostics start after a few kept draws (warm-up: the first sixth).`);
     else this.say(`${this.steps.toLocaleString('en')} steps per chain; diagnostics on the last ${(this.steps - Math.floor(this.steps * this.warmupFraction)).toLocaleString('en')}, warm-up dropped.`);
@@ -411,7 +411,7 @@ export class Metropolis extends Widget {
     c.target.set(this.target);
     c.scale.set(this.scale);
     c.speed.set(this.speed);
-    c.preset.set('');
+    if (!params.preset) c.preset.set('');
     const wasPlaying = this.playing;
     this.runLength = lecture.mcmc_steps;
     this.reset();

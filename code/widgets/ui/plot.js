@@ -51,7 +51,9 @@ export class Plot {
   resize() {
     const width = Math.max(120, Math.floor(this.box.clientWidth || 300));
     let height = this.fixedHeight || Math.round(width * this.aspect);
-    height = Math.max(this.minHeight, Math.min(this.maxHeight, height));
+    // On a slide the whole widget must fit the slide's height: plots are a little shorter.
+    const cap = this.box.closest('.reveal') ? this.maxHeight * 0.72 : this.maxHeight;
+    height = Math.max(Math.min(this.minHeight, cap), Math.min(cap, height));
     const ratio = Math.min(window.devicePixelRatio || 1, 3);
     if (width === this.width && height === this.height && ratio === this.ratio) return false;
     Object.assign(this, { width, height, ratio });

@@ -34,11 +34,15 @@ const CSS = `
 .bcw :focus-visible { outline: 3px solid var(--bcw-focus); outline-offset: 2px; }
 .bcw canvas:focus-visible { outline-offset: 0; }
 .bcw-readout { font-variant-numeric: tabular-nums; }
-.bcw-readout table { border-collapse: collapse; width: 100%; font-size: 1em; }
-.bcw-readout th, .bcw-readout td { padding: 0.15em 0.35em; text-align: right; border-bottom: 1px solid var(--bcw-line); }
-.bcw-readout th:first-child, .bcw-readout td:first-child { text-align: left; }
-.bcw-readout th { font-weight: 600; color: var(--bcw-muted); font-size: 0.85em; }
-.bcw-readout td { font-size: 1.12em; font-weight: 600; }
+.bcw .bcw-readout table { border-collapse: collapse; width: 100%; font-size: 1em; table-layout: auto;
+  margin: 0; border: 0; color: inherit; }
+.bcw .bcw-readout tr, .bcw .bcw-readout tbody tr:nth-child(odd), .bcw .bcw-readout tbody tr:nth-child(even),
+.bcw .bcw-readout tbody tr:hover { background: none; }
+.bcw .bcw-readout th, .bcw .bcw-readout td { padding: 0.15em 0.35em; text-align: right; border: 0;
+  border-bottom: 1px solid var(--bcw-line); vertical-align: baseline; }
+.bcw .bcw-readout th:first-child, .bcw .bcw-readout td:first-child { text-align: left; }
+.bcw .bcw-readout th { font-weight: 600; color: var(--bcw-muted); font-size: 0.85em; }
+.bcw .bcw-readout td { font-size: 1.12em; font-weight: 600; white-space: nowrap; }
 .bcw-big { display: grid; grid-template-columns: repeat(auto-fit, minmax(7.5em, 1fr)); gap: 0.35rem; }
 .bcw-big div { background: var(--bcw-panel); border-radius: 6px; padding: 0.3em 0.5em; }
 .bcw-big span { display: block; color: var(--bcw-muted); font-size: 0.8em; }
@@ -48,16 +52,23 @@ const CSS = `
 .bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
 .bcw-footer > * { flex: 1 1 14rem; }
 .bcw-footer > :first-child { flex: 3 1 30rem; }
-.bcw-readout td { white-space: nowrap; }
 .bcw-status { color: var(--bcw-muted); font-size: 0.85em; min-height: 1.2em; }
 .bcw-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; font-size: 0.82em; color: var(--bcw-muted); }
 .bcw-legend i { display: inline-block; width: 1.4em; height: 0; border-top: 3px solid; vertical-align: middle; margin-right: 0.3em; }
 .bcw-legend i.bcw-dash { border-top-style: dashed; }
 .bcw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .bcw-error { color: #D55E00; font-weight: 600; }
-.reveal .bcw { font-size: 17px; line-height: 1.3; margin: 0 auto; width: 100%; }
+.reveal .bcw { font-size: 15px; line-height: 1.25; margin: 0 auto; width: 100%; padding: 6px 8px; }
+.reveal .bcw-head { display: none; }
 .reveal .bcw table { margin: 0; }
-.reveal .bcw-readout td { font-size: 1.05em; }
+.reveal .bcw-controls { gap: 1px 6px; padding: 3px 6px; }
+.reveal .bcw-controls input[type=range] { min-height: 1.2em; }
+.reveal .bcw button { min-height: 1.7em; padding: 0.1em 0.6em; }
+.reveal .bcw-legend { font-size: 12px; }
+.reveal .bcw-big div { padding: 2px 6px; }
+.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 1px 4px; }
+.reveal .bcw .bcw-readout td { font-size: 1em; }
+.reveal .bcw-status { font-size: 12px; }
 `;
 
 export function injectStyle() {

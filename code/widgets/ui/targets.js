@@ -47,7 +47,7 @@ export function targets(data) {
   return result;
 }
 
-export const TARGET_OPTIONS = [['book', 'the book’s posterior'], ['two-modes', 'two modes']];
+export const TARGET_OPTIONS = [['book', 'book posterior'], ['two-modes', 'two modes']];
 
 /** The target's exact density and contours with the axes, drawn once and then reused. */
 export function paintTarget(plot, target, theme) {
