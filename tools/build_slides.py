@@ -28,12 +28,28 @@ DECK_CSS = """
 .reveal ul { font-size: 0.8em; }
 .reveal .jp-InputArea pre, .reveal .jp-OutputArea pre { font-size: 16px !important; line-height: 1.25; }
 .reveal .jp-RenderedSVG img { max-height: 430px; width: auto; }
+/* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
+html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
 """
+# The presenter keys of the static decks (reveal.js 4), listed on the deck index.
+INDEX_KEYS = [
+    ("<kbd>→</kbd> <kbd>Space</kbd> / <kbd>←</kbd>", "next / previous slide"),
+    ("<kbd>Esc</kbd> or <kbd>O</kbd>", "overview of all slides"),
+    ("<kbd>S</kbd>", "speaker view: notes, next slide, timer (allow pop-ups)"),
+    ("<kbd>F</kbd>", "full screen (<kbd>Esc</kbd> leaves it)"),
+    ("<kbd>B</kbd> or <kbd>.</kbd>", "blank the screen, and back"),
+    ("<kbd>?</kbd>", "all keys"),
+]
 
 
 def deck_file(chapter):
     """File name of a chapter's deck; the landing page's deck must not shadow the deck list."""
     return "00_introduction.html" if chapter == "index" else f"{chapter}.html"
+
+
+def handout_file(chapter):
+    """File name of a chapter's PDF handout, printed from its deck by print_handouts.py."""
+    return deck_file(chapter).replace(".html", ".pdf")
 
 
 def copy_assets(out):
@@ -44,18 +60,9 @@ def copy_assets(out):
     vendor.mkdir(parents=True, exist_ok=True)
     shutil.copy(MODULES / "requirejs" / "require.js", vendor / "require.js")
     shutil.copy(MODULES / "jquery" / "dist" / "jquery.min.js", vendor / "jquery.min.js")
-    # MathJax 2.7.7 (what nbconvert's reveal template configures), SVG output with TeX fonts only.
-    source, target = MODULES / "mathjax2", vendor / "mathjax"
-    target.mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "MathJax.js", target / "MathJax.js")
-    (target / "config").mkdir(exist_ok=True)
-    shutil.copy(source / "config" / "TeX-AMS_SVG-full.js", target / "config")
-    for part in ("jax/input/TeX", "jax/element", "extensions", "localization/en"):
-        shutil.copytree(source / part, target / part, dirs_exist_ok=True)
-    svg = source / "jax/output/SVG"
-    shutil.copytree(svg, target / "jax/output/SVG", dirs_exist_ok=True,
-                    ignore=lambda d, names: [n for n in names
-                                             if Path(d).name == "fonts" and n != "TeX"])
+    # MathJax 3 as one self-contained file (TeX input, SVG output), the same file as the website.
+    (vendor / "mathjax").mkdir(exist_ok=True)
+    shutil.copy(MODULES / "mathjax" / "es5" / "tex-svg-full.js", vendor / "mathjax")
     (vendor / "deck.css").write_text(DECK_CSS)
 
 
@@ -66,7 +73,7 @@ def exporter():
     config.SlidesExporter.reveal_transition = "none"
     config.SlidesExporter.require_js_url = "vendor/require.js"
     config.SlidesExporter.jquery_url = "vendor/jquery.min.js"
-    config.SlidesExporter.mathjax_url = "vendor/mathjax/MathJax.js?config=TeX-AMS_SVG-full"
+    config.SlidesExporter.mathjax_url = "vendor/mathjax/tex-svg-full.js"
     config.SlidesExporter.exclude_input_prompt = True
     config.SlidesExporter.exclude_output_prompt = True
     # Figure cells carry this tag: on a slide the figure is the content, the code stays online.
@@ -86,20 +93,33 @@ def build(out):
         body, _ = slides.from_notebook_node(notebook)
         (out / deck_file(name)).write_text(body, encoding="utf-8")
         title = notebook.cells[1].source.splitlines()[0].lstrip("# ")
-        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a></li>')
-    (out / "index.html").write_text(INDEX.format(links="\n".join(links)), encoding="utf-8")
+        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
+                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
+    keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
+    (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys),
+                                    encoding="utf-8")
 
 
 INDEX = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Bayesian Computation: lecture decks</title>
-<style>body {{ font-family: sans-serif; max-width: 40em; margin: 3em auto; line-height: 1.5; }}</style>
+<style>
+body {{ font-family: sans-serif; max-width: 42em; margin: 3em auto; line-height: 1.5; }}
+kbd {{ border: 1px solid #bbb; border-radius: 3px; padding: 0 0.3em; background: #f6f6f6; }}
+td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
+</style>
 </head><body>
 <h1>Bayesian Computation: lecture decks</h1>
-<p>One deck per chapter, built from the chapter notebooks. Arrow keys move, <kbd>S</kbd> opens
-the speaker notes, <kbd>F</kbd> goes full screen, <kbd>Esc</kbd> shows an overview.</p>
+<p>One deck per chapter, built from the chapter notebooks, and a PDF handout of each
+(one slide per page).</p>
 <ol start="0">
 {links}
 </ol>
+<h2>Presenter keys</h2>
+<table>
+{keys}
+</table>
+<p>To run the code live in front of the class, open the chapter notebook in JupyterLab and
+present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); see the README.</p>
 <p><a href="../chapters/index.html">Back to the book</a></p>
 </body></html>
 """
