@@ -604,10 +604,14 @@ def test_anywidget_in_jupyterlab(lab_url, offline_page):
         " return el && el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=90_000)
     assert readout(page, "metropolis")["scale"] == 0.5
     hook(page, "metropolis", "run(400)")
+    page.wait_for_timeout(500)          # the readout goes back to the kernel
+    page.locator(".jp-Notebook .jp-CodeCell").nth(1).click()
     page.keyboard.press("Shift+Enter")
-    page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
-                           ".some(e => /steps 400/.test(e.textContent))", timeout=60_000)
     shots = ROOT / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / "jupyterlab-anywidget.png"))
+    try:
+        page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                               ".some(e => /steps 400/.test(e.textContent))", timeout=60_000)
+    finally:
+        page.screenshot(path=str(shots / "jupyterlab-anywidget.png"))
     assert view.external == [], view.external

@@ -52,6 +52,7 @@ export class Widget {
     this.visible = true;
     this.reducedMotion = prefersReducedMotion();
     this.lastSlowTick = 0;
+    this.frameStats = { work: [], frames: [] };
     root.classList.add('bcw');
     root.innerHTML = '';
     root.setAttribute('role', 'group');
@@ -222,6 +223,7 @@ export class Widget {
     const frame = (time) => {
       this.raf = null;
       if (!this.playing || !this.visible || document.hidden) return;
+      const started = performance.now();
       if (this.reducedMotion) {
         if (time - this.lastSlowTick >= 500) {
           this.lastSlowTick = time;
@@ -229,6 +231,14 @@ export class Widget {
         }
       } else {
         this.guard(() => this.tick(1));
+      }
+      // Frame timings for the benchmark (code/widgets/benchmark.py): work per frame, frame times.
+      const stats = this.frameStats;
+      stats.work.push(performance.now() - started);
+      stats.frames.push(time);
+      if (stats.work.length > 4000) {
+        stats.work.splice(0, 2000);
+        stats.frames.splice(0, 2000);
       }
       if (this.playing) this.raf = requestAnimationFrame(frame);
     };

@@ -38,6 +38,7 @@ export class Metropolis extends Widget {
     this.seed = lecture.mcmc_first_seed;
     this.starts = lecture.mcmc_starts.map((s) => [...s]);
     this.cursor = null;
+    this.refreshTimes = [];
     this.body.classList.add('bcw-wide');
 
     const left = this.column();
@@ -139,6 +140,8 @@ export class Metropolis extends Widget {
       return;
     }
     this.diagnostics = { steps, params: perParam };
+    this.refreshTimes.push(performance.now());
+    if (this.refreshTimes.length > 1000) this.refreshTimes.splice(0, 500);
     this.history.push({ steps, mean: perParam.map((d) => d.mean), mcse: perParam.map((d) => d.mcse) });
     if (this.history.length > 600) this.history = this.history.filter((_, i) => i % 2 === 0);
     this.showReadouts();

@@ -12,20 +12,36 @@ import { Plot, SD_LEVELS } from './plot.js';
 
 const CACHE_SIZE = 8;
 
-/** The predictive curve for drawing: skip negligible weights, plain 1 / (1 + e^-z). */
+/**
+ * The predictive curve for drawing. The grid's weights are first pooled into blocks of about
+ * 60 x 60 (each block at its weighted centroid), so the curve costs little while dragging;
+ * the readout at x* uses the full grid (gridPredictive).
+ */
 function predictiveCurve(grid, xs) {
   const [a0, a1] = grid.axes;
+  const m0 = a0.length;
   const m1 = a1.length;
-  let top = 0;
-  for (const w of grid.weights) if (w > top) top = w;
-  const floor = top * 1e-10;
-  const out = new Float64Array(xs.length);
-  for (let i = 0; i < a0.length; i += 1) {
-    for (let j = 0; j < m1; j += 1) {
-      const w = grid.weights[i * m1 + j];
-      if (w < floor) continue;
-      for (let k = 0; k < xs.length; k += 1) out[k] += w / (1 + Math.exp(-(a0[i] + a1[j] * xs[k])));
+  const k = Math.max(1, Math.ceil(Math.max(m0, m1) / 60));
+  const blocks = [];
+  for (let i0 = 0; i0 < m0; i0 += k) {
+    for (let j0 = 0; j0 < m1; j0 += k) {
+      let w = 0;
+      let c0 = 0;
+      let c1 = 0;
+      for (let i = i0; i < Math.min(i0 + k, m0); i += 1) {
+        for (let j = j0; j < Math.min(j0 + k, m1); j += 1) {
+          const wij = grid.weights[i * m1 + j];
+          w += wij;
+          c0 += wij * a0[i];
+          c1 += wij * a1[j];
+        }
+      }
+      if (w > 0) blocks.push(w, c0 / w, c1 / w);
     }
+  }
+  const out = new Float64Array(xs.length);
+  for (let b = 0; b < blocks.length; b += 3) {
+    for (let x = 0; x < xs.length; x += 1) out[x] += blocks[b] / (1 + Math.exp(-(blocks[b + 1] + blocks[b + 2] * xs[x])));
   }
   return out;
 }
@@ -87,6 +103,11 @@ export class PosteriorExplorer extends Widget {
 
   /** Recompute for new settings. `final` asks for the full grid (a release or a keypress). */
   update({ priorSd = this.priorSd, n = this.n, xStar = this.xStar }, final) {
+    const sameGrid = this.result && priorSd === this.priorSd && Math.round(n) === this.n;
+    if (sameGrid && (!final || this.result.resolution === this.fullResolution)) {
+      this.moveX(xStar, final);
+      return;
+    }
     this.guard(() => {
       const started = performance.now();
       this.priorSd = priorSd;
@@ -99,7 +120,7 @@ export class PosteriorExplorer extends Widget {
       const fullKey = `${this.n}|${box}|${this.fullResolution}`;
       const resolution = final || this.cache.has(fullKey) ? this.fullResolution : w.drag_resolution;
       const grid = logisticGrid(this.data.data, this.n, priorSd ** 2, box, resolution, this.likelihood(box, resolution));
-      const xs = linspace(this.xView[0], this.xView[1], resolution === this.fullResolution ? 121 : 61);
+      const xs = linspace(this.xView[0], this.xView[1], 121);
       this.result = {
         laplace, box, grid, resolution, xs,
         plugCurve: plugInPredictive(laplace.mean, xs),
@@ -111,6 +132,22 @@ export class PosteriorExplorer extends Widget {
       this.nSlider.set(this.n);
       this.xSlider.set(this.xStar);
       this.draw();
+      this.showReadouts();
+      this.updateMs = performance.now() - started;
+      if (final) this.changed();
+    });
+  }
+
+  /** Only x* moved: the two predictions there, and the right-hand plot. */
+  moveX(xStar, final) {
+    this.guard(() => {
+      const started = performance.now();
+      this.xStar = Math.min(this.xView[1], Math.max(this.xView[0], xStar));
+      const r = this.result;
+      r.plugAtX = plugInPredictive(r.laplace.mean, [this.xStar])[0];
+      r.postAtX = gridPredictive(r.grid, [this.xStar])[0];
+      this.xSlider.set(this.xStar);
+      this.drawPredictive();
       this.showReadouts();
       this.updateMs = performance.now() - started;
       if (final) this.changed();
@@ -154,7 +191,7 @@ export class PosteriorExplorer extends Widget {
     if (!this.result || !this.post.width) return;
     const t = this.theme;
     const c = t.colors;
-    const { grid, laplace, box, xs, plugCurve, postCurve } = this.result;
+    const { grid, laplace, box } = this.result;
     // Left: the posterior.
     const p = this.post;
     p.clear(t);
@@ -164,7 +201,14 @@ export class PosteriorExplorer extends Widget {
     p.marker(grid.mean[0], grid.mean[1], { shape: 'plus', size: 8, color: c.grid, width: 2.5 });
     p.marker(laplace.mean[0], laplace.mean[1], { shape: 'diamond', size: 6, color: c.map });
     this.postLegend.set([[c.grid, 'contours at 1, 2, 3 sd; + grid mean'], [c.map, '◆ MAP']]);
-    // Right: the predictive curves, the data and x*.
+    this.drawPredictive();
+  }
+
+  /** Right: the predictive curves, the data and x*. */
+  drawPredictive() {
+    const t = this.theme;
+    const c = t.colors;
+    const { xs, plugCurve, postCurve } = this.result;
     const q = this.pred;
     q.clear(t);
     q.setDomain(this.xView, [-0.08, 1.08]);
