@@ -24,7 +24,7 @@ PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider
 NBVAL := --nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg
 
 .PHONY: book test lab locks outputs env-reader env-build env-test npm assets slides unit nbval browser \
-        reader-check benchmark clean
+        reader-check benchmark clean widgets widgets-benchmark
 
 # A venv with a lock installed; the copy of the lock in the venv says it is current, so a second
 # run installs nothing.
@@ -44,15 +44,21 @@ assets: npm
 	mkdir -p _build/vendor/mathjax
 	cp tools/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
 
-slides: env-build npm
+# The live figures: one classic-script bundle (esbuild, from the pinned tools/node_modules) and
+# the package's data script beside it, in _build/widgets (pages and decks copy them from there).
+widgets: env-reader npm
+	node code/widgets/build.mjs _build/widgets
+	$(PYTHON) -m bayescomp.widgets _build/widgets
+
+slides: env-build npm widgets
 	$(PYTHON) tools/build_slides.py --out _build/slides_out/slides
 
-book: env-build assets slides
+book: env-build assets slides widgets
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
 	@echo "Website: $(SITE)/index.html"
 
 # The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
-lab: env-reader
+lab: env-reader widgets
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 unit: env-test
@@ -63,12 +69,12 @@ nbval: env-test
 
 browser: env-test slides
 	bash tools/install_chromium.sh
-	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py
+	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py tools/test_widgets.py
 
 test: env-test slides
 	bash tools/install_chromium.sh
 	$(PYTEST) code/tests tools/test_outputs.py tools/test_slides.py tools/test_site.py \
-		tools/test_jupyterlab.py $(NBVAL)
+		tools/test_jupyterlab.py tools/test_widgets.py $(NBVAL)
 
 # After changing bayescomp: re-execute every chapter from a fresh kernel and store its outputs.
 outputs: env-test
@@ -89,6 +95,10 @@ locks:
 
 benchmark: env-test
 	$(PYTHON) tools/benchmark.py
+
+# The live figures' speed in headless chromium (the README's widget figures).
+widgets-benchmark: env-test npm
+	$(PYTHON) code/widgets/benchmark.py
 
 clean:
 	rm -rf _build
