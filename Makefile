@@ -50,8 +50,11 @@ widgets: env-reader npm
 	node code/widgets/build.mjs _build/widgets
 	$(PYTHON) -m bayescomp.widgets _build/widgets
 
+# Decks, then their PDF handouts (one slide per page), printed offline by Debian's chromium.
 slides: env-build npm widgets
 	$(PYTHON) tools/build_slides.py --out _build/slides_out/slides
+	bash tools/install_chromium.sh
+	$(PYTHON) tools/print_handouts.py _build/slides_out/slides
 
 book: env-build assets slides widgets
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
@@ -69,12 +72,13 @@ nbval: env-test
 
 browser: env-test slides
 	bash tools/install_chromium.sh
-	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py tools/test_widgets.py
+	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py tools/test_rise.py \
+		tools/test_widgets.py
 
 test: env-test slides
 	bash tools/install_chromium.sh
 	$(PYTEST) code/tests tools/test_outputs.py tools/test_slides.py tools/test_site.py \
-		tools/test_jupyterlab.py tools/test_widgets.py $(NBVAL)
+		tools/test_jupyterlab.py tools/test_rise.py tools/test_widgets.py $(NBVAL)
 
 # After changing bayescomp: re-execute every chapter from a fresh kernel and store its outputs.
 outputs: env-test
