@@ -1,16 +1,18 @@
 """Small Sphinx extension for the book's website (loaded through ``_config.yml``).
 
-Adds, under the title of every chapter page, a link to that chapter's lecture deck. The link
-lives here rather than in the notebook because it only makes sense on the website: in
+Adds, under the title of every chapter page, links to that chapter's lecture deck and to its
+PDF handout (one slide per page, printed by ``tools/print_handouts.py``). The links
+live here rather than in the notebook because it only makes sense on the website: in
 JupyterLab the decks are not beside the notebooks (live slides there come from RISE).
 """
 from pathlib import Path
 
-from build_slides import CHAPTERS, deck_file
+from build_slides import CHAPTERS, deck_file, handout_file
 
 LINK = ('<p class="slides-link">Lecture slides for this chapter: '
         '<a href="../slides/{deck}">open the deck</a> '
-        '(press <kbd>S</kbd> in the deck for speaker notes).</p>')
+        '(press <kbd>S</kbd> in the deck for speaker notes) or '
+        '<a href="../slides/{handout}">the PDF handout</a>.</p>')
 
 
 def add_deck_link(app, pagename, templatename, context, doctree):
@@ -22,7 +24,8 @@ def add_deck_link(app, pagename, templatename, context, doctree):
     if end_of_title < 0:
         return
     at = end_of_title + len("</h1>")
-    context["body"] = body[:at] + LINK.format(deck=deck_file(page.name)) + body[at:]
+    link = LINK.format(deck=deck_file(page.name), handout=handout_file(page.name))
+    context["body"] = body[:at] + link + body[at:]
 
 
 def setup(app):
