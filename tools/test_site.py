@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
 PAGES = ["chapters/index.html", "chapters/01_target.html", "chapters/02_importance_sampling.html",
          "chapters/03_mcmc.html", "chapters/04_deterministic.html", "chapters/05_comparison.html",
+         "chapters/06_scaling.html",
          "chapters/references.html", "chapters/execution.html"]
 
 
@@ -57,6 +58,6 @@ def test_page_offline(page_path, site_url, offline_page):
 def test_chapter_pages_link_to_their_decks():
     if not (SITE / "chapters" / "index.html").exists():
         pytest.skip("website not built")
-    for page_path in PAGES[:6]:
+    for page_path in PAGES[:7]:
         assert "slides/" in (SITE / page_path).read_text(encoding="utf-8"), page_path
     assert (SITE / "slides" / "index.html").exists()
