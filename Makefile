@@ -97,8 +97,10 @@ locks:
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
 
+# Timings as ratios measured side by side in one run (the machine is shared and noisy).
 benchmark: env-test
 	$(PYTHON) tools/benchmark.py
+	$(PYTHON) code/benchmarks/plain_numpy_lecture.py
 
 # The live figures' speed in headless chromium (the README's widget figures).
 widgets-benchmark: env-test npm
