@@ -9,6 +9,7 @@ Usage: python tools/build_slides.py --out _build/slides_out/slides
 """
 import argparse
 import html
+import re
 import shutil
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from traitlets.config import Config
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ROOT / "tools" / "node_modules"
 CHAPTERS = ["index", "01_target", "02_importance_sampling", "03_mcmc", "04_deterministic",
-            "05_comparison"]
+            "05_comparison", "06_scaling"]
 DECK_CSS = """
 .reveal .kicker { font-size: 0.5em; letter-spacing: 0.08em; text-transform: uppercase;
                   color: #0072B2; margin: 0 0 0.2em 0; }
@@ -27,7 +28,8 @@ DECK_CSS = """
 .reveal h2 { font-size: 1.2em; }
 .reveal ul { font-size: 0.8em; }
 .reveal .jp-InputArea pre, .reveal .jp-OutputArea pre { font-size: 16px !important; line-height: 1.25; }
-.reveal .jp-RenderedSVG img { max-height: 430px; width: auto; }
+.reveal .jp-RenderedSVG img { max-height: 430px; width: auto; display: block;
+                              margin: 10px auto 0; }
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
 """
@@ -83,6 +85,73 @@ def exporter():
                           extra_template_basedirs=[str(ROOT / "tools")])
 
 
+# MyST the speaker notes would otherwise show as source (the website renders it, nbconvert not).
+LABELLED_MATH = re.compile(r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[\w-]+)\)", re.S)
+ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<text>[^`]*)`")
+DIRECTIVE = re.compile(r"^(?P<fence>:{3,}|`{3,})\{(?P<name>[\w-]+)\}[ \t]*(?P<title>[^\n]*)\n"
+                       r"(?P<options>(?::[\w-]+:[^\n]*\n)*)(?P<body>.*?)^(?P=fence)[ \t]*$",
+                       re.M | re.S)
+
+
+def plain_notes(notebook):
+    """Speaker notes as the website shows them: numbered equations ``$$ .. $$ (label)`` and
+    ``{eq}`label``` references, a directive block as its title in bold and its body, any
+    other role as its text. Equations are numbered in page order, as Sphinx numbers them."""
+    numbers = {}
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for match in LABELLED_MATH.finditer(cell.source):
+                numbers.setdefault(match["label"], len(numbers) + 1)
+
+    def role(match):
+        if match["role"] == "eq":
+            return f"({numbers.get(match['text'], match['text'])})"
+        return re.sub(r"\s*<[^>]*>$", "", match["text"])  # "text <target>" shows as text
+
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown" or cell.metadata.get("slideshow", {}).get(
+                "slide_type") != "notes":
+            continue
+        source = LABELLED_MATH.sub(
+            lambda m: f"$${m['body']}\\tag{{{numbers[m['label']]}}}$$", cell.source)
+        source = DIRECTIVE.sub(
+            lambda m: f"**{m['title'] or m['name'].capitalize()}**\n\n{m['body']}", source)
+        cell.source = ROLE.sub(role, source)
+    return notebook
+
+
+def notes_after_their_slide(notebook):
+    """Attach a section's prose to the slide that summarizes it.
+
+    In the chapters a section's ``##`` heading and prose (speaker notes) come first and its
+    slide-only summary cell after them, so the notes would show one slide early. A slide cell
+    moves up to just before the nearest ``##`` heading above it, when that heading is a notes
+    cell and only notes and skipped cells lie between. A chapter's ``#`` introduction stays
+    with the title slide; notes without a heading, and sections that have no slide (the
+    nearest heading is then a skipped one, as before the exercises), stay where they are.
+    """
+    cells = notebook.cells
+    kind = lambda c: c.metadata.get("slideshow", {}).get("slide_type")
+    moved = {}  # where a slide cell goes: index of the cell it now precedes
+    for at, cell in enumerate(cells):
+        if kind(cell) != "slide":
+            continue
+        for i in range(at - 1, -1, -1):
+            if kind(cells[i]) not in ("notes", "skip"):
+                break
+            if cells[i].cell_type == "markdown" and re.match(r"##\s", cells[i].source):
+                if kind(cells[i]) == "notes":
+                    moved[at] = i
+                break
+    order = []
+    for i in range(len(cells)):
+        order += [at for at, before in moved.items() if before == i]
+        if i not in moved:
+            order.append(i)
+    notebook.cells = [cells[i] for i in order]
+    return notebook
+
+
 def build(out):
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
@@ -90,7 +159,7 @@ def build(out):
     links = []
     for name in CHAPTERS:
         notebook = nbformat.read(ROOT / "chapters" / f"{name}.ipynb", as_version=4)
-        body, _ = slides.from_notebook_node(notebook)
+        body, _ = slides.from_notebook_node(notes_after_their_slide(plain_notes(notebook)))
         (out / deck_file(name)).write_text(body, encoding="utf-8")
         title = notebook.cells[1].source.splitlines()[0].lstrip("# ")
         links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '

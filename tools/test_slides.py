@@ -49,6 +49,8 @@ PROBE_JS = r"""
 window.deckProbe = (() => {
   const FORMULA = '%s';
   const shown = el => !el.closest('aside.notes');
+  // Math or MyST source as it would show unrendered: $..$, \(, a role, a directive fence.
+  const SOURCE = /\$[^$\s][^$]*\$|\\\(|\{[\w:-]+\}`|^\s*(:::|```)\{/m;
   const norm = s => s.normalize('NFKC').replace(/[\s\u200b\u2061-\u2064]/g, '')
                      .replace(/\u2212/g, '-');
   const describe = el => {
@@ -148,6 +150,10 @@ window.deckProbe = (() => {
     const images = inSlide.filter(el => el.tagName === 'IMG').map(img => ({
       alt: img.alt, natural: img.naturalWidth,
       share: img.getBoundingClientRect().width / canvas.width}));
+    // The speaker notes: one block per slide (the speaker view shows only the first), and
+    // no source left in them.
+    const notes = [...slide.querySelectorAll('aside.notes')].filter(a => a.closest('section') === slide);
+    const notesSource = notes.map(a => a.textContent).join('\n').match(SOURCE);
     const heading = slide.querySelector('h1, h2, h3');
     return {
       title: heading ? heading.textContent.replace('¶', '').trim() : '',
@@ -155,6 +161,8 @@ window.deckProbe = (() => {
       scale, tall: slide.scrollHeight > Reveal.getConfig().height ? slide.scrollHeight : 0,
       formulas: found.length, boxes: boxes.length, drawings, twice,
       rawMath: /\$|\\\(|\\\[/.test(prose) ? prose : '', copies,
+      mystSource: (prose.match(SOURCE) || [''])[0], notes: notes.length,
+      notesSource: notesSource ? notesSource[0] : '',
       cut: [...new Set(cut)].slice(0, 5), images,
     };
   }
@@ -331,11 +339,21 @@ def test_deck_runs_offline(deck):
     assert deck["errors"] == [], f"{name} raised JavaScript errors: {json.dumps(deck['errors'][:3])}"
 
 
-def test_math_is_typeset(deck):
+def test_no_source_shows(deck):
+    """Math is typeset and no MyST source is left, on the slides and in the speaker notes."""
     raw = [(s["index"], s["rawMath"][:80]) for s in deck["slides"] if s["rawMath"]]
     assert raw == [], f"untypeset math in {deck['name']}: {raw[:2]}"
     if any("$" in c.source for c in slide_cells(deck["name"])):
         assert sum(s["formulas"] for s in deck["slides"]) > 0
+    source = [(s["index"], s["mystSource"] or s["notesSource"]) for s in deck["slides"]
+              if s["mystSource"] or s["notesSource"]]
+    assert source == [], f"source text on slides or in notes of {deck['name']}: {source[:3]}"
+
+
+def test_speaker_notes_are_whole(deck):
+    """Every notes cell of a slide is in its one notes block, the one the speaker view shows."""
+    split = [(s["index"], s["notes"]) for s in deck["slides"] if s["notes"] > 1]
+    assert split == [], f"slides whose notes the speaker view would cut in {deck['name']}: {split}"
 
 
 def test_every_formula_is_drawn_once(deck):
@@ -358,6 +376,46 @@ def test_figures(deck):
     small = [(s["index"], s["title"], round(s["images"][0]["share"], 2))
              for s in deck["slides"] if len(s["images"]) == 1 and s["images"][0]["share"] < 0.5]
     assert small == [], f"a figure alone on a slide is under half the slide width: {small}"
+
+
+def test_speaker_view_shows_the_notes(browser, decks_url):
+    """Press S on a slide whose notes have math: the speaker view shows all of the notes, with
+    every formula drawn (the notes are copied into another window, so the drawings must not
+    depend on glyphs defined elsewhere in the deck)."""
+    deck = Deck(browser, f"{decks_url}/{deck_file('03_mcmc')}")
+    try:
+        page = deck.page
+        index, formulas, words = page.evaluate("""() => {
+            const slides = Reveal.getSlides();
+            const i = slides.findIndex(s => s.querySelector('aside.notes mjx-container'));
+            const notes = slides[i].querySelector('aside.notes');
+            return [i, notes.querySelectorAll('mjx-container').length,
+                    notes.textContent.split(/\\s+/).filter(w => /^[a-z]{6,}$/.test(w))]; }""")
+        deck.show(index)
+        with page.expect_popup() as popup:
+            page.keyboard.press("s")
+        view = popup.value
+        view.set_viewport_size({"width": 1600, "height": 1000})
+        view.wait_for_function("""() => {
+            const n = document.querySelector('.speaker-controls-notes .value');
+            return n && n.textContent.trim().length > 0; }""", timeout=30_000)
+        view.wait_for_timeout(500)
+        shown = view.evaluate("""() => {
+            const n = document.querySelector('.speaker-controls-notes .value');
+            return {text: n.innerText, copies: n.querySelectorAll('math, mjx-assistive-mml').length,
+                    formulas: [...n.querySelectorAll('mjx-container')].map(m => {
+                const r = m.querySelector('svg').getBoundingClientRect();
+                const glyphs = [...m.querySelectorAll('use')].filter(u => !document.querySelector(
+                    u.getAttribute('xlink:href') || u.getAttribute('href')));
+                return r.width > 0 && r.height > 0 && glyphs.length === 0; })}; }""")
+        view.screenshot(path=str(SHOTS / "speaker-view-03_mcmc.png"))
+    finally:
+        deck.close()
+    assert len(shown["formulas"]) == formulas and all(shown["formulas"]), "formulas not drawn"
+    assert shown["copies"] == 0, "the speaker view shows MathML copies of the formulas"
+    missing = [w for w in words if w not in shown["text"]]
+    assert missing == [], f"notes missing from the speaker view: {missing[:5]}"
+    assert "$" not in shown["text"]
 
 
 def test_formula_check_sees_a_visible_copy(browser, decks_url):
