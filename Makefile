@@ -73,12 +73,12 @@ nbval: env-test
 browser: env-test slides
 	bash tools/install_chromium.sh
 	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py tools/test_rise.py \
-		tools/test_widgets.py
+		tools/test_widgets_browser.py
 
 test: env-test slides
 	bash tools/install_chromium.sh
 	$(PYTEST) code/tests tools/test_outputs.py tools/test_slides.py tools/test_site.py \
-		tools/test_jupyterlab.py tools/test_rise.py tools/test_widgets.py $(NBVAL)
+		tools/test_jupyterlab.py tools/test_rise.py tools/test_widgets_browser.py $(NBVAL)
 
 # After changing bayescomp: re-execute every chapter from a fresh kernel and store its outputs.
 outputs: env-test
