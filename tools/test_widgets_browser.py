@@ -75,7 +75,8 @@ def mini_site(built, tmp_path_factory):
     for name in WIDGETS:
         (src / f"{name}.md").write_text(
             f"# {TITLES[name]}\n\nSome prose above the figure.\n\n"
-            f'<div data-widget="{name}"></div>\n\nSome prose below it.\n\n'
+            f'<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>\n\n'
+            'Some prose below it.\n\n'
             '<div style="height: 2400px"></div>\n\nThe end.\n')
     out = tmp_path_factory.mktemp("site") / "html"
     subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(out)],
@@ -91,6 +92,11 @@ def mini_deck(built, tmp_path_factory):
     proposed for tools/slides_template/index.html.j2."""
     build_slides = pytest.importorskip("build_slides")
     out = tmp_path_factory.mktemp("deck")
+    # copy_assets takes the bundle from _build/widgets (`make widgets`); the fresh one wins below.
+    default = ROOT / "_build" / "widgets"
+    if not (default / SCRIPTS[1]).exists():
+        default.mkdir(parents=True, exist_ok=True)
+        shutil.copy(built / SCRIPTS[1], default / SCRIPTS[1])
     build_slides.copy_assets(out)
     for name in SCRIPTS:
         shutil.copy(built / name, out / "vendor" / name)
@@ -99,7 +105,8 @@ def mini_deck(built, tmp_path_factory):
     cells[0].metadata["slideshow"] = {"slide_type": "skip"}
     cells[1].metadata["slideshow"] = {"slide_type": "slide"}
     for name in WIDGETS:
-        cell = nbformat.v4.new_markdown_cell(f'## {TITLES[name]}\n\n<div data-widget="{name}"></div>')
+        cell = nbformat.v4.new_markdown_cell(
+            f'## {TITLES[name]}\n\n<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>')
         cell.metadata["slideshow"] = {"slide_type": "slide"}
         cells.append(cell)
     notebook = nbformat.v4.new_notebook(cells=cells)
@@ -369,6 +376,43 @@ def test_full_metropolis_run_at_the_defaults(site, offline_page):
     assert max(errors) < 4, errors
     assert final["diagnostics_refreshes"] > 10
     assert view.errors == []
+
+
+def test_live_diagnostics_match_a_fresh_computation(site, offline_page):
+    """While playing, diagnostics are computed a chain pair per frame; they must equal the
+    engine's summary of the same draws computed at once."""
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root.scroll_into_view_if_needed()
+    hook(page, "metropolis", "set({playing: true})")
+    page.wait_for_function("() => document.querySelector('[data-widget=\"metropolis\"]')"
+                           ".bcWidget.widget.refreshTimes.length >= 3")
+    hook(page, "metropolis", "widget.playing = false")
+    compared = page.evaluate("""() => {
+        const w = document.querySelector('[data-widget="metropolis"]').bcWidget.widget;
+        const d = w.diagnostics;
+        return [0, 1].map(a => [d.params[a], BayesCompWidgets.engine.summarize(w.kept(a, d.steps))]);
+    }""")
+    for live, fresh in compared:
+        for key in ("rhat", "ess", "mcse", "mean"):
+            assert live[key] == pytest.approx(fresh[key], rel=1e-12), key
+
+
+def test_explorer_is_coarse_while_dragging_and_full_on_release(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/posterior-explorer.html", "posterior-explorer")
+    fire = """([control, value, type]) => {
+        const input = document.querySelector(`[data-widget="posterior-explorer"] [data-control="${control}"]`);
+        input.value = value; input.dispatchEvent(new Event(type, {bubbles: true}));
+        return document.querySelector('[data-widget="posterior-explorer"]').bcWidget.readout(); }"""
+    assert page.evaluate(fire, ["n", 40, "input"])["resolution"] == 81
+    assert page.evaluate(fire, ["n", 40, "change"])["resolution"] == 241
+    # A prior-only change within the same box reuses the cached full-grid likelihood.
+    assert page.evaluate(fire, ["n", 80, "change"])["resolution"] == 241
+    dragged = page.evaluate(fire, ["prior_sd", 140, "input"])
+    assert dragged["resolution"] == 241 and dragged["box"] == [[-2.5, 1.5], [0, 2.8]]
 
 
 def test_presets_show_their_failures(site, offline_page):
