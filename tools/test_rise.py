@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
+from conftest import OfflinePage
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "01_target"
@@ -29,9 +31,10 @@ def first_slide_title(name):
     return html.unescape(re.sub(r"<[^>]+>", "", found.group("title"))).strip(), len(cells)
 
 
-def test_rise_presents_a_chapter(lab_url, offline_page):
-    title, n_slides = first_slide_title(CHAPTER)
-    view = offline_page(lab_url)
+@pytest.fixture(scope="module")
+def rise(browser, lab_url):
+    """Chapter 1 in the RISE view, as a teacher opens it (toolbar: Open as Reveal Slideshow)."""
+    view = OfflinePage(browser, lab_url)
     page = view.page
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{lab_url}/rise/chapters/{CHAPTER}.ipynb", wait_until="load")
@@ -47,9 +50,18 @@ def test_rise_presents_a_chapter(lab_url, offline_page):
     shots = ROOT / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"rise-{CHAPTER}.png"))
-    assert shown["first"], "RISE did not open on the first slide"
-    assert " ".join(shown["heading"].split()) == " ".join(title.split())
-    assert shown["slides"] == n_slides
-    assert view.external == [], (f"the RISE view reached outside: {view.external[:3]} (RISE's "
-                                 "default theme loads Google Fonts: set the notebook metadata "
-                                 '"rise": {"theme": "white"})')
+    yield {**shown, "external": list(view.external)}
+    view.close()
+
+
+def test_rise_presents_the_chapter(rise):
+    title, n_slides = first_slide_title(CHAPTER)
+    assert rise["first"], "RISE did not open on the first slide"
+    assert " ".join(rise["heading"].split()) == " ".join(title.split())
+    assert rise["slides"] == n_slides
+
+
+def test_rise_fetches_nothing(rise):
+    assert rise["external"] == [], (
+        f"the RISE view reached outside: {rise['external'][:3]} (RISE's default theme loads "
+        'Google Fonts: set the notebook metadata "rise": {"theme": "white"})')
