@@ -1,20 +1,24 @@
 """Look at every lecture deck the way the audience does: full screen on a projector.
 
 Each deck is opened in headless chromium at 1920 x 1080 with the network cut, where reveal.js
-zooms its 960 x 700 canvas up (the case in which a formula's hidden MathML copy once showed
-beside it). On every slide:
+zooms its 960 x 700 canvas up (the case in which the decks' former MathJax 2 drew formulas
+twice). Every slide is checked after the presenter's keys reach it, and each slide with math
+again when the deck is opened at that slide (a bookmark, a reload, the speaker view):
 
-- every formula is drawn once: inside each typeset formula only its drawing paints (the slide
-  with the drawings hidden is pixel-identical to the slide with the whole formulas hidden),
-  one drawing per formula, and no TeX source or MathML text of a formula is readable in the
-  slide's visible text;
-- nothing leaves the canvas or is cut off inside a box that would scroll;
-- a figure alone on a slide is at least half the canvas wide and has alt text.
+- every formula is drawn once: one drawing per formula; nothing else inside a formula paints
+  (the slide as shown is pixel-identical to the slide with everything in its formulas but
+  their drawings hidden: their MathML copies for screen readers); and neither the TeX source
+  nor the MathML text of a formula can be read in the rest of the slide's text;
+- nothing leaves the canvas or is cut off by a box that clips (a code line too long);
+- a figure alone on a slide is at least half the canvas wide, and every figure has alt text;
+- no math or MyST source shows, on the slides or in the speaker notes, and each slide's notes
+  are one block (the speaker view shows only the first).
 
-Also: reveal.js ready, one slide per slide cell of the notebook, no raw ``$``, no failed or
-external request, no JavaScript error; a PDF handout per deck with one page per slide; a deck
-index linking decks and handouts and listing the presenter keys. A negative control checks that
-the formula check fails on a deck where a copy of a formula is made visible.
+Also: one slide per slide cell of the notebook, no failed or external request, no JavaScript
+error; the speaker view shows a slide's notes with their formulas drawn; a PDF handout per deck
+with one page per slide; a deck index linking decks and handouts and listing the presenter
+keys. A negative control checks that the formula check fails on a deck whose formulas show
+their MathML copies, and on a slide with a plain-text copy of a formula.
 
 Screenshots of every slide go to ``_build/screenshots/slides/``.
 """
