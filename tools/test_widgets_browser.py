@@ -15,6 +15,7 @@ default settings ends with R-hat < 1.01 and a mean within 4 MCSE of the grid mea
 positions stay right under reveal.js scaling; touch works; animation pauses out of view and
 calms down under prefers-reduced-motion. Finally, the anywidget in JupyterLab.
 """
+import importlib.util
 import json
 import os
 import re
@@ -27,9 +28,20 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import OfflinePage
-
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tools_conftest():
+    """tools/conftest.py by path: `from conftest import` finds code/tests/conftest.py instead
+    when both folders are in one pytest run."""
+    spec = importlib.util.spec_from_file_location("bayescomp_tools_conftest",
+                                                  Path(__file__).with_name("conftest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+OfflinePage = _tools_conftest().OfflinePage
 WIDGETS = ["posterior-explorer", "importance-sampling", "metropolis", "laplace-vi"]
 TITLES = {"posterior-explorer": "Posterior explorer", "importance-sampling": "Importance sampling",
           "metropolis": "Metropolis", "laplace-vi": "Laplace and VI"}
