@@ -52,4 +52,6 @@ def __getattr__(name):
         return importlib.import_module(".plotting", __name__)
     if name == "setup_figures":
         return importlib.import_module(".plotting", __name__).setup_figures
+    if name == "widgets":  # the live figures (bc.widgets.metropolis() in Jupyter)
+        return importlib.import_module(".widgets", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

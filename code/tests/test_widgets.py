@@ -98,6 +98,12 @@ def test_mixture_rejects_bad_input(kwargs, message):
         widgets.isotropic_mixture_target(**kwargs)
 
 
+def test_widgets_are_an_attribute_of_the_package():
+    code = ("import sys, bayescomp as bc; assert bc.widgets.WIDGETS; "
+            "assert 'matplotlib' not in sys.modules and 'anywidget' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_package_imports_without_anywidget():
     code = ("import sys; sys.modules['anywidget'] = None; import bayescomp.widgets as w; "
             "w.widget_data(); print('ok')")
