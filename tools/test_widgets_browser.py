@@ -371,6 +371,19 @@ def test_posterior_explorer_shows_the_books_grid(site, offline_page):
     assert shown["posterior_predictive"] == pytest.approx(predictive[0], rel=1e-9)
 
 
+def test_explorer_grid_holds_the_posterior_at_every_setting(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/posterior-explorer.html", "posterior-explorer")
+    for prior_sd in (0.25, 2.0, 10.0):
+        for n in (5, 8, 20, 80):
+            page.evaluate(f"""document.querySelector('[data-widget="posterior-explorer"]')
+                              .bcWidget.set({{prior_sd: {prior_sd}, n: {n}}})""")
+            edges = page.evaluate("""() => BayesCompWidgets.engine.edgeRatios(
+                document.querySelector('[data-widget="posterior-explorer"]').bcWidget.widget.result.grid)""")
+            assert max(edges) <= 1e-3, (prior_sd, n, edges)
+
+
 def test_full_metropolis_run_at_the_defaults(site, offline_page):
     """Play at the default settings until the run (12,000 steps per chain) stops by itself."""
     view = offline_page(site)

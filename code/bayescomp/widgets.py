@@ -48,6 +48,7 @@ class WidgetSettings(NamedTuple):
     n_obs_range: tuple = (5, 80)
     grid_margin_sd: float = 5.0        # the grid box covers the MAP +- this many Laplace sds
     grid_snap: float = 0.5             # box edges beyond the lecture's box snap outward to this
+    grid_edge_tolerance: float = 1e-3  # ... and widen where the density at an edge exceeds this x peak
     drag_resolution: int = 81          # grid points per axis while a control is dragged
     newton_max_steps: int = 60         # the explorer's MAP: Newton until it stops moving
     x_star: float = 1.0

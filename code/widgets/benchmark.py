@@ -103,7 +103,7 @@ def run(out_path=DEFAULT_OUT):
         page.locator('[data-widget="posterior-explorer"]').scroll_into_view_if_needed()
         steps = list(range(150, 300, 4)) + list(range(300, 60, -6))   # log positions of 0..300
         prior = page.evaluate(DRAG, ["posterior-explorer", "prior_sd", steps, True])
-        n_values = list(range(80, 4, -3)) + list(range(5, 48, 3))   # ends on n = 47: new on release
+        n_values = list(range(80, 4, -3)) + list(range(5, 78, 3))   # ends on n = 77: new on release
         n_drag = page.evaluate(DRAG, ["posterior-explorer", "n", n_values, True])
         x_drag = page.evaluate(DRAG, ["posterior-explorer", "x_star", [i / 10 - 3 for i in range(60)], False])
         result["explorer"] = {"prior_sd_drag": summary(prior["times"]), "n_drag": summary(n_drag["times"]),

@@ -135,11 +135,16 @@ export function autocorrelation(chains) {
  * pairs rho(2k-1) + rho(2k), k = 1, 2, ..., up to the first negative pair (Geyer, 1992).
  */
 export function effectiveSampleSize(chains) {
-  const n = checkChains(chains);
-  const rhos = autocorrelation(chains);
+  checkChains(chains);
+  return essFromAutocorrelations(autocorrelation(chains));
+}
+
+/** The ESS from each chain's autocorrelations (so they can be computed a few at a time). */
+export function essFromAutocorrelations(rhos) {
+  const n = rhos[0].length;
   const rho = new Float64Array(n);
   for (const r of rhos) for (let t = 0; t < n; t += 1) rho[t] += r[t];
-  for (let t = 0; t < n; t += 1) rho[t] /= chains.length;
+  for (let t = 0; t < n; t += 1) rho[t] /= rhos.length;
   const pairs = Math.floor((n - 1) / 2);
   let sum = 0;
   for (let k = 0; k < pairs; k += 1) {
@@ -147,7 +152,7 @@ export function effectiveSampleSize(chains) {
     if (pair < 0) break;
     sum += pair;
   }
-  return (chains.length * n) / (1 + 2 * sum);
+  return (rhos.length * n) / (1 + 2 * sum);
 }
 
 /** Pooled mean and sd (ddof 1) of all chains' draws. */
@@ -165,8 +170,9 @@ export function pooledMoments(chains) {
 }
 
 /** Every diagnostic of one parameter: split R-hat, ESS, MCSE = pooled sd / sqrt(ESS), mean. */
-export function summarize(chains) {
-  const ess = effectiveSampleSize(chains);
+export function summarize(chains, rhos = null) {
+  checkChains(chains);
+  const ess = essFromAutocorrelations(rhos || autocorrelation(chains));
   const { mean, sd } = pooledMoments(chains);
   return { rhat: splitRhat(chains), ess, mcse: sd / Math.sqrt(ess), mean, sd };
 }

@@ -180,3 +180,35 @@ export function coveringBox(baseBounds, laplace, marginSd, snap) {
     return [low < lo ? Math.floor(low / snap) * snap : lo, high > hi ? Math.ceil(high / snap) * snap : hi];
   });
 }
+
+/**
+ * The largest weight on each edge of the grid relative to the largest weight overall:
+ * [low theta_0, high theta_0, low theta_1, high theta_1]. Near zero when the box holds the
+ * posterior; the explorer widens a side whose ratio is not.
+ */
+export function edgeRatios(grid) {
+  const [a0, a1] = grid.axes;
+  const m0 = a0.length;
+  const m1 = a1.length;
+  const w = grid.weights;
+  let top = 0;
+  for (const v of w) if (v > top) top = v;
+  const edges = [0, 0, 0, 0];
+  for (let j = 0; j < m1; j += 1) {
+    edges[0] = Math.max(edges[0], w[j]);
+    edges[1] = Math.max(edges[1], w[(m0 - 1) * m1 + j]);
+  }
+  for (let i = 0; i < m0; i += 1) {
+    edges[2] = Math.max(edges[2], w[i * m1]);
+    edges[3] = Math.max(edges[3], w[i * m1 + m1 - 1]);
+  }
+  return edges.map((e) => e / top);
+}
+
+/** Widen each side of the box whose edge ratio exceeds `tolerance` by half the box's width. */
+export function widenBox(box, ratios, tolerance, snap) {
+  return box.map(([lo, hi], a) => {
+    const grow = Math.ceil((0.5 * (hi - lo)) / snap) * snap;
+    return [ratios[2 * a] > tolerance ? lo - grow : lo, ratios[2 * a + 1] > tolerance ? hi + grow : hi];
+  });
+}

@@ -217,3 +217,18 @@ test('the covering box keeps the lecture box when the posterior fits inside it',
   const wide = E.coveringBox(base, { mean: [0, 3], sd: [1, 1] }, 5, 0.5);
   assert.deepEqual(wide, [[-5, 5], [-2, 8]]);
 });
+
+test('edge ratios find a posterior cut by its box, and widening fixes it', () => {
+  const narrow = E.logisticGrid(data, 8, 100, [[-2.5, 1.5], [0, 2.8]], 61);
+  const ratios = E.edgeRatios(narrow);
+  assert.ok(Math.max(...ratios) > 0.01, `edges ${ratios}`);
+  let box = [[-2.5, 1.5], [0, 2.8]];
+  let grid = narrow;
+  for (let k = 0; k < 6 && Math.max(...E.edgeRatios(grid)) > 1e-3; k += 1) {
+    box = E.widenBox(box, E.edgeRatios(grid), 1e-3, 0.5);
+    grid = E.logisticGrid(data, 8, 100, box, 61);
+  }
+  assert.ok(Math.max(...E.edgeRatios(grid)) <= 1e-3, `still cut: ${box}`);
+  const book = E.logisticGrid(data, 80, 4, [[-2.5, 1.5], [0, 2.8]], 241);
+  assert.ok(Math.max(...E.edgeRatios(book)) < 1e-3);
+});

@@ -3,7 +3,7 @@
 // the running mean +- 2 MCSE against the grid mean; below, acceptance, split R-hat, ESS, MCSE.
 // Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000 of 12,000) and
 // are refreshed at least four times a second while the chains run, one parameter per frame.
-import { MetropolisChain, chol2, scale2, seededSource, summarize } from '../engine/index.js';
+import { MetropolisChain, autocorrelation, chol2, scale2, seededSource, summarize } from '../engine/index.js';
 import { Widget, clampPoint } from './base.js';
 import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
@@ -107,16 +107,25 @@ export class Metropolis extends Widget {
   tick(frames) {
     this.advance(this.speed * frames);
     const now = performance.now();
-    // Diagnostics at least 4 times a second, one parameter per frame to keep frames short.
+    // Diagnostics at least 4 times a second, spread over frames to keep each frame short: the
+    // FFT autocorrelations of two chains per frame, then the summaries.
     if (!this.pending.length && now - this.lastDiagnostics >= 200) {
       this.lastDiagnostics = now;
-      this.pending = [0, 1];
       this.pendingStep = this.steps;
       this.partial = [];
+      this.rhos = [[], []];
+      this.pending = [];
+      for (const a of [0, 1]) {
+        for (let c = 0; c < this.chains.length; c += 2) this.pending.push({ a, c });
+        this.pending.push({ a, done: true });
+      }
     }
     if (this.pending.length) {
-      const a = this.pending.shift();
-      this.partial[a] = this.diagnose(a, this.pendingStep);
+      const job = this.pending.shift();
+      const kept = this.kept(job.a, this.pendingStep);
+      if (!kept) this.pending = [];
+      else if (job.done) this.partial[job.a] = summarize(kept, this.rhos[job.a]);
+      else this.rhos[job.a].push(...autocorrelation(kept.slice(job.c, job.c + 2)));
       if (!this.pending.length) this.finishDiagnostics(this.partial, this.pendingStep);
     }
     if (this.steps >= this.runLength && this.steps - this.speed * frames < this.runLength) {
@@ -127,11 +136,17 @@ export class Metropolis extends Widget {
     this.draw();
   }
 
-  /** Summaries of parameter a over the kept draws of the first `steps` steps, or null. */
-  diagnose(a, steps) {
+  /** Each chain's draws of parameter a kept after warm-up, of the first `steps`; or null. */
+  kept(a, steps) {
     const warm = Math.floor(steps * this.warmupFraction);
     if (steps - warm < 4 || !this.chains.length) return null;
-    return summarize(this.chains.map((c) => c.draws[a].subarray(warm, steps)));
+    return this.chains.map((c) => c.draws[a].subarray(warm, steps));
+  }
+
+  /** Summaries of parameter a over the kept draws of the first `steps` steps, or null. */
+  diagnose(a, steps) {
+    const kept = this.kept(a, steps);
+    return kept && summarize(kept);
   }
 
   finishDiagnostics(perParam, steps) {

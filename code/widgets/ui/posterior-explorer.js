@@ -3,7 +3,7 @@
 // the grid is coarser unless the likelihood on the full grid is cached (a prior-only change
 // reuses it); on release it is the full 241 x 241 grid.
 import {
-  coveringBox, gridPredictive, laplaceApproximation, linspace, logisticGrid, logisticLogLikOnGrid, gridAxes,
+  coveringBox, edgeRatios, gridPredictive, widenBox, laplaceApproximation, linspace, logisticGrid, logisticLogLikOnGrid, gridAxes,
   logisticPosterior, plugInPredictive,
 } from '../engine/index.js';
 import { Widget, draggablePoint } from './base.js';
@@ -116,10 +116,18 @@ export class PosteriorExplorer extends Widget {
       const w = this.data.widgets;
       const target = logisticPosterior(this.data.data, priorSd ** 2, this.n);
       const laplace = laplaceApproximation(target, [0, 0], w.newton_max_steps, 1e-12);
-      const box = coveringBox(this.data.lecture.grid_bounds, laplace, w.grid_margin_sd, w.grid_snap);
+      let box = coveringBox(this.data.lecture.grid_bounds, laplace, w.grid_margin_sd, w.grid_snap);
       const fullKey = `${this.n}|${box}|${this.fullResolution}`;
       const resolution = final || this.cache.has(fullKey) ? this.fullResolution : w.drag_resolution;
-      const grid = logisticGrid(this.data.data, this.n, priorSd ** 2, box, resolution, this.likelihood(box, resolution));
+      let grid = logisticGrid(this.data.data, this.n, priorSd ** 2, box, resolution, this.likelihood(box, resolution));
+      // A skewed posterior (few observations, a wide prior) can outrun the Laplace box: widen
+      // any side where the density at the edge is not negligible.
+      for (let widened = 0; widened < 4; widened += 1) {
+        const ratios = edgeRatios(grid);
+        if (Math.max(...ratios) <= w.grid_edge_tolerance) break;
+        box = widenBox(box, ratios, w.grid_edge_tolerance, w.grid_snap);
+        grid = logisticGrid(this.data.data, this.n, priorSd ** 2, box, resolution, this.likelihood(box, resolution));
+      }
       const xs = linspace(this.xView[0], this.xView[1], 121);
       this.result = {
         laplace, box, grid, resolution, xs,
@@ -182,7 +190,8 @@ export class PosteriorExplorer extends Widget {
     ]);
     const b = this.result.box;
     const m = this.result.resolution;
-    this.say(`Grid ${m} × ${m} on [${b[0][0]}, ${b[0][1]}] × [${b[1][0]}, ${b[1][1]}]`
+    const edge = Math.max(...edgeRatios(this.result.grid));
+    this.say(`Grid ${m} × ${m} on [${b[0][0]}, ${b[0][1]}] × [${b[1][0]}, ${b[1][1]}] (density at its edges ≤ ${edge.toExponential(0)} of the peak)`
       + `${m === this.fullResolution ? '' : ' (coarse while dragging)'}; x* = ${fmt(this.xStar, 2)}: `
       + `the posterior predictive averages σ over the posterior, the plug-in uses the MAP only.`);
   }
