@@ -43,13 +43,18 @@ def split_rhat(draws):
 
     It exceeds 1 when the chains disagree (Gelman et al., 2013, equation 11.4).
     """
-    draws = _check_draws(draws)
+    _, within, var_plus = _split_variances(_check_draws(draws))
+    return np.sqrt(var_plus / within)
+
+
+def _split_variances(draws):
+    """Split chains, their mean within-chain variance W, and var+ = (n-1)/n W + B/n."""
     half = draws.shape[1] // 2
     # Halving each chain also catches a drift within a chain.
     split = np.concatenate([draws[:, :half], draws[:, -half:]], axis=0)
     within = split.var(axis=1, ddof=1).mean(axis=0)
-    between = half * split.mean(axis=1).var(axis=0, ddof=1)
-    return np.sqrt(((half - 1) / half * within + between / half) / within)
+    var_plus = (half - 1) / half * within + split.mean(axis=1).var(axis=0, ddof=1)
+    return split, within, var_plus
 
 
 def autocorrelation(x):
@@ -160,17 +165,13 @@ def multichain_ess(draws):
     and :math:`T` where Geyer's pairs :math:`\hat\rho_{2k}+\hat\rho_{2k+1}`, starting at
     :math:`k = 0`, first turn negative.
     """
-    draws = _check_draws(draws)
-    half = draws.shape[1] // 2
-    split = np.concatenate([draws[:, :half], draws[:, -half:]], axis=0)
-    n_split = split.shape[0]
+    split, within, var_plus = _split_variances(_check_draws(draws))
+    n_split, half = split.shape[:2]
     # Autocovariances of each split chain (biased: divided by n at every lag).
     acov = lagged_products(split - split.mean(axis=1, keepdims=True)) / half
-    within = split.var(axis=1, ddof=1).mean(axis=0)
-    var_plus = (half - 1) / half * within + split.mean(axis=1).var(axis=0, ddof=1)
     rho = 1 - (within - acov.mean(axis=0)) / var_plus
-    ess = np.empty(draws.shape[2])
-    for p in range(draws.shape[2]):
+    ess = np.empty(split.shape[2])
+    for p in range(split.shape[2]):
         # Geyer's initial positive sequence: pairs (rho0+rho1), (rho2+rho3), ...
         n_pairs = half // 2
         pairs = rho[0:2 * n_pairs:2, p] + rho[1:2 * n_pairs:2, p]
