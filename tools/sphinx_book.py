@@ -28,6 +28,24 @@ def add_deck_link(app, pagename, templatename, context, doctree):
     context["body"] = body[:at] + link + body[at:]
 
 
+def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
+    """Keep one copy of each script: Jupyter Book registers sphinx-thebe's and togglebutton's
+    inline configuration twice, and the second ``const THEBE_JS_URL`` is a JavaScript error."""
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        key = (getattr(script, "filename", str(script)) or "",  # None and "" both mean inline
+               tuple(sorted(getattr(script, "attributes", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    scripts[:] = unique
+
+
 def setup(app):
     app.connect("html-page-context", add_deck_link)
+    # Late, so scripts added by other handlers of this event are deduplicated too.
+    app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

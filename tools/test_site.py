@@ -53,6 +53,7 @@ def test_page_offline(page_path, site_url, offline_page):
     assert overflowing == [], f"cut off at the page edge on {page_path}: {overflowing[:3]}"
     assert view.external == [], f"{page_path} tried to reach the network: {view.external[:3]}"
     assert view.failed == [], f"{page_path} had failed requests: {view.failed[:3]}"
+    assert view.errors == [], f"{page_path} raised JavaScript errors: {view.errors[:3]}"
 
 
 def test_chapter_pages_link_to_their_decks():
