@@ -54,6 +54,9 @@ def clean_site_build():
     with tempfile.TemporaryDirectory() as out:
         config = yaml.safe_load((ROOT / "_config.yml").read_text())
         config["execute"]["cache"] = str(Path(out) / "cache")
+        # The copied config lives elsewhere: point its local extensions back at this checkout.
+        extensions = config["sphinx"]["local_extensions"]
+        config["sphinx"]["local_extensions"] = {name: str(ROOT / path) for name, path in extensions.items()}
         config_file = Path(out) / "_config.yml"
         config_file.write_text(yaml.safe_dump(config))
         run(sys.executable, "-m", "jupyter", "book", "build", ".", "--path-output", out,
