@@ -107,19 +107,28 @@ def importance_sample_from(log_density, proposal, n_draws, rng):
     return weighted_result(draws, log_density(draws) - proposal.log_density(draws))
 
 
-def importance_mcse(result):
-    r"""Monte Carlo standard error of the self-normalized mean, one value per parameter.
+def importance_mcse(result, function=None):
+    r"""Monte Carlo standard error of a self-normalized estimate.
+
+    Parameters
+    ----------
+    result : ImportanceResult
+    function : callable, optional
+        ``theta (n, d) -> (n, ...)``; the error of ``result.expectation(function)``. By default
+        the error of the mean, one value per parameter.
 
     Notes
     -----
     By the delta method (Owen, 2013, equation 9.8), the variance of
-    :math:`\hat\mu = \sum_s \bar w_s\theta_s` is estimated by
+    :math:`\hat\mu = \sum_s \bar w_s f(\theta_s)` is estimated by
 
     .. math::
 
-        \widehat{\mathrm{Var}}(\hat\mu) = \sum_s \bar w_s^2\,(\theta_s - \hat\mu)^2 .
+        \widehat{\mathrm{Var}}(\hat\mu) = \sum_s \bar w_s^2\,(f(\theta_s) - \hat\mu)^2 .
 
     Like the weight ESS, it only sees the draws that were made: when the weights have infinite
     variance it can be badly optimistic.
     """
-    return np.sqrt(np.tensordot(result.weights**2, (result.draws - result.mean) ** 2, axes=1))
+    values = result.draws if function is None else function(result.draws)
+    estimate = np.tensordot(result.weights, values, axes=1)
+    return np.sqrt(np.tensordot(result.weights**2, (values - estimate) ** 2, axes=1))

@@ -121,3 +121,19 @@ def test_mean_field_path_records_every_iterate_and_ends_at_the_unaveraged_fit():
     np.testing.assert_array_equal(plain.mean_path[-1], plain.mean)
     np.testing.assert_array_equal(averaged.mean_path[-1], plain.mean)
     np.testing.assert_allclose(averaged.mean, plain.mean_path[-100:].mean(axis=0), rtol=1e-12)
+
+
+def test_importance_mcse_of_a_function_matches_the_spread_over_repeats():
+    target = bc.gaussian_target([0.3, -0.2], [[1.0, 0.4], [0.4, 0.8]])
+    proposal = bc.student_t_proposal([0.0, 0.0], 1.5 * np.eye(2), 5.0)
+
+    def tail_probability(theta):
+        return bc.sigmoid(2.0 * theta[:, 0] - theta[:, 1])
+
+    runs = [bc.importance_sample_from(target.log_density, proposal, 2000, RNG(seed))
+            for seed in range(300)]
+    spread = np.std([r.expectation(tail_probability) for r in runs], ddof=1)
+    claimed = np.mean([bc.importance_mcse(r, tail_probability) for r in runs])
+    assert claimed == pytest.approx(spread, rel=0.15)
+    # The identity function gives the MCSE of the mean.
+    np.testing.assert_allclose(bc.importance_mcse(runs[0], lambda t: t), bc.importance_mcse(runs[0]))
