@@ -192,6 +192,16 @@ export class Widget {
     }
   }
 
+  /** Run an update under guard(), time it (this.updateMs), and report it when it is final. */
+  timedUpdate(final, update) {
+    this.guard(() => {
+      const started = performance.now();
+      update();
+      this.updateMs = performance.now() - started;
+      if (final) this.changed();
+    });
+  }
+
   // --- animation ---------------------------------------------------------------------------
 
   play() {

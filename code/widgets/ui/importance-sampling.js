@@ -85,8 +85,7 @@ export class ImportanceSampling extends Widget {
   }
 
   update(next, final) {
-    this.guard(() => {
-      const started = performance.now();
+    this.timedUpdate(final, () => {
       Object.assign(this, next);
       const t = this.targets[this.target];
       const result = importanceSample(t.logDensity, this.proposal(), this.draws, seededSource(this.seed));
@@ -95,8 +94,6 @@ export class ImportanceSampling extends Widget {
       this.syncControls();
       this.draw();
       this.showReadouts();
-      this.updateMs = performance.now() - started;
-      if (final) this.changed();
     });
   }
 

@@ -108,8 +108,7 @@ export class PosteriorExplorer extends Widget {
       this.moveX(xStar, final);
       return;
     }
-    this.guard(() => {
-      const started = performance.now();
+    this.timedUpdate(final, () => {
       this.priorSd = priorSd;
       this.n = Math.round(n);
       this.xStar = Math.min(this.xView[1], Math.max(this.xView[0], xStar));
@@ -141,15 +140,12 @@ export class PosteriorExplorer extends Widget {
       this.xSlider.set(this.xStar);
       this.draw();
       this.showReadouts();
-      this.updateMs = performance.now() - started;
-      if (final) this.changed();
     });
   }
 
   /** Only x* moved: the two predictions there, and the right-hand plot. */
   moveX(xStar, final) {
-    this.guard(() => {
-      const started = performance.now();
+    this.timedUpdate(final, () => {
       this.xStar = Math.min(this.xView[1], Math.max(this.xView[0], xStar));
       const r = this.result;
       r.plugAtX = plugInPredictive(r.laplace.mean, [this.xStar])[0];
@@ -157,8 +153,6 @@ export class PosteriorExplorer extends Widget {
       this.xSlider.set(this.xStar);
       this.drawPredictive();
       this.showReadouts();
-      this.updateMs = performance.now() - started;
-      if (final) this.changed();
     });
   }
 
