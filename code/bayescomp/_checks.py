@@ -34,6 +34,27 @@ def positive_int(value, name, minimum=1):
     return int(value)
 
 
+def integer_in_range(value, name, low, high, high_name=None, inclusive=False):
+    """Return ``value`` as an int, checking ``low <= value < high`` (``<= high`` if inclusive).
+
+    ``high_name`` names the upper bound in the message (for example ``"n_steps"``).
+    """
+    interval = f"[{low}, {high_name or high}{']' if inclusive else ')'}"
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not (low <= value <= high if inclusive else low <= value < high):
+        raise ValueError(f"{name} must be an integer in {interval}; got {value!r}")
+    return int(value)
+
+
+def probability_vector(value, name):
+    """Return ``value`` as a 1-D float array of non-negative entries that sum to one."""
+    weights = as_finite_array(value, name, ndim=1)
+    if np.any(weights < 0) or not np.isclose(weights.sum(), 1.0):
+        raise ValueError(f"{name} must be non-negative and sum to 1; "
+                         f"got minimum {weights.min():.3g} and sum {weights.sum():.6g}")
+    return weights
+
+
 def positive_float(value, name):
     """Return ``value`` as a float, checking that it is finite and strictly positive."""
     number = float(value)
@@ -86,7 +107,5 @@ def chain_settings(starts, rngs, n_steps, n_warmup):
                          f"got {len(rngs)}")
     rngs = [generator(rng, f"rngs[{c}]") for c, rng in enumerate(rngs)]
     n_steps = positive_int(n_steps, "n_steps")
-    if isinstance(n_warmup, bool) or not isinstance(n_warmup, (int, np.integer)) \
-            or not 0 <= n_warmup < n_steps:
-        raise ValueError(f"n_warmup must be an integer in [0, n_steps); got {n_warmup!r}")
-    return starts, rngs, n_steps, int(n_warmup)
+    n_warmup = integer_in_range(n_warmup, "n_warmup", 0, n_steps, "n_steps")
+    return starts, rngs, n_steps, n_warmup

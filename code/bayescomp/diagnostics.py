@@ -1,182 +1,289 @@
-"""Convergence diagnostics for MCMC draws of shape ``(chain, draw, param)``.
+"""MCMC diagnostics as Stan, ArviZ and the R package posterior compute them.
 
-These are the plain textbook versions, kept short so they can be read: split R-hat
-(Gelman et al., 2013, section 11.4), FFT autocorrelation, and an effective sample size from
-Geyer's (1992) initial positive sequence. Production code (ArviZ, Stan) adds rank
-normalization (Vehtari et al., 2021).
+Vehtari, Gelman, Simpson, Carpenter and Bürkner (2021), "Rank-normalization, folding, and
+localization: an improved R-hat for assessing convergence of MCMC", *Bayesian Analysis* 16(2):
+
+- :func:`rank_normalized_rhat`: do the chains agree, in location and in scale?
+- :func:`ess_bulk`, :func:`ess_tail`: how many independent draws the chains are worth for the
+  centre of the distribution and for its 5% and 95% quantiles;
+- :func:`ess_mean`, :func:`mcse_mean`: the ESS and Monte Carlo standard error of a mean;
+- :func:`ess_quantile`, :func:`mcse_quantile`: the same for a quantile.
+
+Each matches ArviZ to rounding (the tests hold it to 1e-6 relative). Working rules (Vehtari et
+al., 2021): R-hat below 1.01, bulk and tail ESS above 400. The lecture's textbook versions are in
+:mod:`bayescomp.classic_diagnostics`; they reproduce its numbers.
+
+Shape convention: ``draws`` is ``(chain, draw, param)``, or ``(chain, draw)`` for one parameter,
+in which case each function returns a float instead of an array.
 """
 import numpy as np
 
-from ._checks import as_finite_array
+from ._chains import lagged_products, per_param, positive_pair_count, split_chains
+from ._special import beta_quantile, normal_quantile
+from .classic_diagnostics import potential_scale_reduction
+
+# Tail ESS looks at the 5% and 95% quantiles (Vehtari et al., 2021, section 4.3).
+TAIL_PROBS = (0.05, 0.95)
+# An MCSE is the half-width of a central interval of probability 0.6827: +-1 sd of a normal.
+_ONE_SD = (0.1586553, 0.8413447)
 
 
-def _check_draws(draws):
-    draws = as_finite_array(draws, "draws", ndim=3)
-    n_chain, n_draw, _ = draws.shape
-    if n_chain < 2:
-        raise ValueError(f"draws must have at least 2 chains (shape (chain, draw, param)); "
-                         f"got {n_chain}")
-    if n_draw < 4:
-        raise ValueError(f"draws must have at least 4 draws per chain; got {n_draw}")
-    return draws
+def _average_ranks(values):
+    """Ranks 1..n of a flat array, tied values sharing the average of their ranks."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    # Each run of equal values is one group; its members share the mean of its rank range.
+    new_group = np.r_[True, ordered[1:] != ordered[:-1]]
+    starts = np.flatnonzero(new_group)
+    ends = np.r_[starts[1:], values.size]
+    group = np.cumsum(new_group) - 1
+    ranks = np.empty(values.size)
+    ranks[order] = ((starts + 1 + ends) / 2)[group]
+    return ranks
 
 
-def split_rhat(draws):
-    r"""Split-chain potential scale reduction factor, one value per parameter.
+def _rank_normalize(x):
+    r"""Normal scores of the ranks pooled over all chains, in the shape of ``x``.
+
+    :math:`z = \Phi^{-1}((r - 3/8)/(S + 1/4))`, Blom's (1958) offset for :math:`S` values.
+    """
+    ranks = _average_ranks(x.ravel())
+    return normal_quantile((ranks - 3 / 8) / (x.size + 1 / 4)).reshape(x.shape)
+
+
+def _rhat(x):
+    """R-hat of (chain, draw) values that are already split."""
+    return float(potential_scale_reduction(x[..., None])[0])
+
+
+def _rank_rhat(x):
+    """Bulk and folded rank-normalized split R-hat of one parameter; the larger of the two."""
+    split = split_chains(x)
+    bulk = _rhat(_rank_normalize(split))
+    # Folding around the median turns a difference in scale into a difference in location.
+    folded = _rhat(_rank_normalize(np.abs(split - np.median(split))))
+    return max(bulk, folded)
+
+
+def rank_normalized_rhat(draws):
+    r"""Rank-normalized split R-hat, the larger of its bulk and folded versions.
 
     Parameters
     ----------
-    draws : array_like, shape (chain, draw, param)
+    draws : array_like, shape (chain, draw, param) or (chain, draw)
+        At least 2 chains and 4 draws per chain.
 
     Returns
     -------
-    ndarray, shape (param,)
+    ndarray, shape (param,), or float for 2-D ``draws``
+        NaN for a parameter whose draws are all equal; infinite when the split chains each
+        stay put but at different values.
 
     Notes
     -----
-    Each chain is cut into two halves of :math:`n` draws, giving :math:`M` split chains. With
-    :math:`W` the mean within-chain variance and :math:`B = n\,\mathrm{Var}(\bar\theta_m)`,
+    Split every chain in half, giving :math:`M` chains of :math:`n` draws. Replace each draw by the
+    normal score of its rank among all :math:`S = Mn` draws,
+    :math:`z = \Phi^{-1}\big((r - 3/8)/(S + 1/4)\big)`, and compute
+    :math:`\hat R = \sqrt{(B/W + n - 1)/n}` on the :math:`z`, with :math:`W` the mean
+    within-chain variance and :math:`B = n\,\mathrm{Var}(\bar z_m)`. Repeat on the folded draws
+    :math:`|\theta - \operatorname{median}\theta|` and report the larger value
+    (Vehtari et al., 2021, section 4.2). Ranks make it work for heavy tails; folding catches chains
+    that agree in location but not in scale.
+    """
+    return per_param(_rank_rhat, draws, min_chains=2)
+
+
+def _geyer_tau(rho):
+    r"""Integrated autocorrelation time by Geyer's (1992) initial positive and monotone sequence.
+
+    ``rho`` holds :math:`\hat\rho_t` for lags :math:`t = 0, \dots, n-1` with
+    :math:`\hat\rho_0 = 1`; the result is :math:`\hat\tau = -1 + 2\sum_{k<K} P_k + \hat\rho_{2K}`,
+    with :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}` and the truncation and edge rules of Stan
+    and ArviZ.
+    """
+    # Pairs that fit before the last two lags; stop at the first pair that is not positive.
+    n_pairs = max(1, int(np.ceil((rho.size - 2) / 2)))
+    n_positive, pair_sums = positive_pair_count(rho[:2 * n_pairs], stop_at_zero=True)
+    stop = min(n_positive + 1, n_pairs)
+    # Initial monotone sequence: each kept pair is capped by the one before it.
+    kept = np.minimum.accumulate(pair_sums[:stop - 1])
+    # The first pair left out still adds its even lag once, unless that lag is not positive
+    # and the pair's sum is negative (the edge rule of Stan and ArviZ).
+    last_even = 1.0 if stop == 1 else rho[2 * (stop - 1)]
+    if stop > 1 and last_even <= 0 and pair_sums[stop - 1] < 0:
+        last_even = 0.0
+    return -1.0 + 2.0 * kept.sum() + last_even
+
+
+def _multichain_autocorrelation(x):
+    r"""The autocorrelation of (chain, draw) values, measured against the pooled variance.
+
+    With :math:`s_m^2` and :math:`\hat\rho_{t,m}` the variance and lag-:math:`t` autocorrelation
+    of chain :math:`m`, :math:`W` their mean variance and :math:`\widehat{\mathrm{var}}^+` the
+    pooled estimate of :func:`potential_scale_reduction`,
+    :math:`\hat\rho_t = 1 - (W - \frac1M\sum_m s_m^2\hat\rho_{t,m})/\widehat{\mathrm{var}}^+`
+    (Stan Reference Manual, "Effective sample size"; Vehtari et al., 2021, section 3.2).
+    """
+    n_chain, n_draw = x.shape
+    acov = lagged_products(x - x.mean(axis=1, keepdims=True)) / n_draw
+    within = acov[:, 0].mean() * n_draw / (n_draw - 1.0)
+    var_plus = within * (n_draw - 1.0) / n_draw
+    if n_chain > 1:
+        var_plus += x.mean(axis=1).var(ddof=1)
+    rho = 1.0 - (within - acov.mean(axis=0)) / var_plus
+    rho[0] = 1.0
+    return rho
+
+
+def _ess(x):
+    r"""ESS of (chain, draw) values: :math:`S/\hat\tau` from the multi-chain autocorrelation."""
+    total = x.size
+    if np.ptp(x) < np.finfo(float).resolution:
+        return float(total)  # a constant series: every draw counts (ArviZ's convention)
+    # The floor 1/log10(S) keeps antithetic chains from reporting an absurdly large ESS.
+    tau = max(_geyer_tau(_multichain_autocorrelation(x)), 1.0 / np.log10(total))
+    return total / tau
+
+
+def _bulk_ess(x):
+    return _ess(_rank_normalize(split_chains(x)))
+
+
+def _quantile_ess(x, prob):
+    # The ESS of the indicator I(theta <= q) at the empirical quantile q.
+    return _ess(split_chains((x <= np.quantile(x, prob)).astype(float)))
+
+
+def _tail_ess(x):
+    return min(_quantile_ess(x, prob) for prob in TAIL_PROBS)
+
+
+def ess_bulk(draws):
+    r"""Bulk effective sample size: the ESS of the rank-normalized split chains.
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param) or (chain, draw)
+        At least 4 draws per chain.
+
+    Returns
+    -------
+    ndarray, shape (param,), or float for 2-D ``draws``
+
+    Notes
+    -----
+    Split chains and rank-normalize as in :func:`rank_normalized_rhat`. Measure the
+    autocorrelation against the pooled variance, so that chains sitting in different places
+    cannot look independent,
 
     .. math::
 
-        \hat R = \sqrt{\frac{\frac{n-1}{n}W + \frac1n B}{W}}.
+        \hat\rho_t = 1 - \frac{W - \frac1M\sum_m s_m^2\hat\rho_{t,m}}{\widehat{\mathrm{var}}^+},
+        \qquad \mathrm{ESS} = \frac{S}{\hat\tau},\qquad
+        \hat\tau = -1 + 2\sum_{t=0}^{2K+1}\hat\rho_t,
 
-    It exceeds 1 when the chains disagree (Gelman et al., 2013, equation 11.4).
+    where the sum runs over Geyer's (1992) initial positive sequence of pairs
+    :math:`\hat\rho_{2k} + \hat\rho_{2k+1}`, made monotone (Vehtari et al., 2021, section 3.2).
     """
-    _, within, var_plus = _split_variances(_check_draws(draws))
-    return np.sqrt(var_plus / within)
+    return per_param(_bulk_ess, draws)
 
 
-def _split_variances(draws):
-    """Split chains, their mean within-chain variance W, and var+ = (n-1)/n W + B/n."""
-    half = draws.shape[1] // 2
-    # Halving each chain also catches a drift within a chain.
-    split = np.concatenate([draws[:, :half], draws[:, -half:]], axis=0)
-    within = split.var(axis=1, ddof=1).mean(axis=0)
-    var_plus = (half - 1) / half * within + split.mean(axis=1).var(axis=0, ddof=1)
-    return split, within, var_plus
+def ess_tail(draws):
+    r"""Tail effective sample size: the smaller ESS of the 5% and 95% quantile indicators.
 
-
-def autocorrelation(x):
-    r"""Autocorrelation of each series along axis 1, by FFT.
-
-    Parameters
-    ----------
-    x : array_like, shape (chain, draw, param)
-
-    Returns
-    -------
-    ndarray, shape (chain, draw, param)
-        :math:`\rho(k)` for lags :math:`k = 0, \dots, n-1`; :math:`\rho(0) = 1`.
+    Parameters and returned shape are those of :func:`ess_bulk`.
 
     Notes
     -----
-    Zero-padding to :math:`2n` turns the FFT's circular correlation into the ordinary one
-    (Press et al., 2007, section 13.2); dividing by lag 0 normalizes.
+    For :math:`\alpha \in \{0.05, 0.95\}`, let :math:`\hat q_\alpha` be the empirical quantile of
+    all draws and :math:`I_\alpha = \mathbb 1(\theta \le \hat q_\alpha)`; then
+    :math:`\mathrm{ESS}_{\text{tail}} = \min_\alpha \mathrm{ESS}(I_\alpha)`, each computed on the
+    split chains as in :func:`ess_bulk`, without ranks (Vehtari et al., 2021, section 4.3). It
+    tells how well the chains pin down the 90% interval.
     """
-    x = as_finite_array(x, "x", ndim=3)
-    acov = lagged_products(x - x.mean(axis=1, keepdims=True))
-    return acov / acov[:, :1]
+    return per_param(_tail_ess, draws)
 
 
-def lagged_products(centred):
-    r"""Sums :math:`\sum_t x_t x_{t+k}` for every lag :math:`k = 0, \dots, n-1` along axis 1.
+def ess_mean(draws):
+    r"""Effective sample size for the posterior mean: the ESS of the split chains, no ranks.
 
-    The FFT of the series zero-padded to :math:`2n` gives them all in :math:`O(n\log n)`; the
-    padding keeps the end of the series from wrapping around onto its start.
-    """
-    n = centred.shape[1]
-    spectrum = np.fft.rfft(centred, n=2 * n, axis=1)
-    return np.fft.irfft(spectrum * np.conjugate(spectrum), n=2 * n, axis=1)[:, :n]
-
-
-def effective_sample_size(draws):
-    r"""Effective sample size of the pooled draws, one value per parameter.
-
-    Parameters
-    ----------
-    draws : array_like, shape (chain, draw, param)
-
-    Returns
-    -------
-    ndarray, shape (param,)
+    Parameters and returned shape are those of :func:`ess_bulk`.
 
     Notes
     -----
-    With :math:`\rho(k)` averaged over chains, sum the pairs :math:`\rho(2k-1)+\rho(2k)` for
-    :math:`k = 1, 2, \dots` until a pair is negative (Geyer's initial positive sequence, 1992), then
-
-    .. math::
-
-        \mathrm{ESS} = \frac{MN}{1 + 2\sum_{k\ge1}\rho(k)}.
+    The estimator of :func:`ess_bulk` applied to the draws themselves. It assumes a finite
+    variance, which ranks do not need; where both are defined they are usually close.
     """
-    draws = _check_draws(draws)
-    n_chain, n_draw, n_param = draws.shape
-    rho = autocorrelation(draws).mean(axis=0)
-    ess = np.empty(n_param)
-    for p in range(n_param):
-        # Pairs (rho[1]+rho[2]), (rho[3]+rho[4]), ... within the available lags.
-        n_pairs = (n_draw - 1) // 2
-        pairs = rho[1:2 * n_pairs:2, p] + rho[2:2 * n_pairs + 1:2, p]
-        negative = np.flatnonzero(pairs < 0)
-        stop = negative[0] if negative.size else n_pairs
-        ess[p] = n_chain * n_draw / (1 + 2 * pairs[:stop].sum())
-    return ess
+    return per_param(lambda x: _ess(split_chains(x)), draws)
 
 
-def mcse(draws):
+def ess_quantile(draws, prob):
+    r"""Effective sample size for the ``prob`` quantile: the ESS of the indicator
+    :math:`\mathbb 1(\theta \le \hat q_{\text{prob}})` on the split chains.
+
+    Parameters and returned shape are those of :func:`ess_bulk`, plus ``prob`` in (0, 1).
+    """
+    prob = _check_prob(prob)
+    return per_param(lambda x: _quantile_ess(x, prob), draws)
+
+
+def mcse_mean(draws):
     r"""Monte Carlo standard error of the posterior mean, one value per parameter.
 
+    Parameters and returned shape are those of :func:`ess_bulk`.
+
     Notes
     -----
-    :math:`\mathrm{MCSE} = s/\sqrt{\mathrm{ESS}}`, with :math:`s` the standard deviation
-    (ddof 1) of all draws pooled across chains.
+    :math:`\mathrm{MCSE} = s/\sqrt{\mathrm{ESS}_{\text{mean}}}`, with :math:`s` the standard
+    deviation (ddof 1) of all draws pooled across chains and the ESS of :func:`ess_mean`
+    (Vehtari et al., 2021, section 4.4; as in ArviZ and posterior). It rests on a Markov-chain
+    central limit theorem, which needs a finite variance and a chain that forgets its start
+    fast enough; no estimate from the draws can check either.
     """
-    draws = _check_draws(draws)
-    pooled = draws.reshape(-1, draws.shape[-1])
-    return pooled.std(axis=0, ddof=1) / np.sqrt(effective_sample_size(draws))
+    return per_param(lambda x: float(np.std(x, ddof=1) / np.sqrt(_ess(split_chains(x)))), draws)
 
 
-def multichain_ess(draws):
-    r"""Multi-chain effective sample size of split chains (BDA3), one value per parameter.
+def _mcse_quantile(x, prob):
+    # The quantile's probability is uncertain by a Beta(ESS p + 1, ESS (1 - p) + 1); map the
+    # central +-1 sd interval of that Beta through the sorted draws.
+    ess = _quantile_ess(x, prob)
+    low, high = (beta_quantile(q, ess * prob + 1, ess * (1 - prob) + 1) for q in _ONE_SD)
+    ordered = np.sort(x, axis=None)
+    size = ordered.size
+    lower = ordered[int(np.floor(max(low * size - 1, 0)))]
+    upper = ordered[int(np.ceil(min(high * size - 1, size - 1)))]
+    return float((upper - lower) / 2)
+
+
+def mcse_quantile(draws, prob):
+    r"""Monte Carlo standard error of the ``prob`` quantile, one value per parameter.
 
     Parameters
     ----------
-    draws : array_like, shape (chain, draw, param)
+    draws : array_like, shape (chain, draw, param) or (chain, draw)
+    prob : float
+        In (0, 1), for example 0.05 for the lower end of a 90% interval.
 
     Returns
     -------
-    ndarray, shape (param,)
+    ndarray, shape (param,), or float for 2-D ``draws``
 
     Notes
     -----
-    Unlike :func:`effective_sample_size`, which centres each chain on its own mean, the
-    autocorrelation here is measured against the pooled variance estimate
-    :math:`\widehat{\mathrm{var}}^+ = \frac{n-1}{n}W + \frac1n B` of the split chains, so
-    chains that sit in different places cannot look independent (Gelman et al., 2013,
-    equations 11.7 and 11.8):
-
-    .. math::
-
-        \hat\rho_t = 1 - \frac{W - \frac1M\sum_m \hat\gamma_{m,t}}{\widehat{\mathrm{var}}^+},
-        \qquad \mathrm{ESS} = \frac{Mn}{1 + 2\sum_{t=1}^{T}\hat\rho_t},
-
-    with :math:`\hat\gamma_{m,t}` the lag-:math:`t` autocovariance of split chain :math:`m`,
-    and :math:`T` where Geyer's pairs :math:`\hat\rho_{2k}+\hat\rho_{2k+1}`, starting at
-    :math:`k = 0`, first turn negative.
+    The empirical CDF at the true quantile :math:`q_p` estimates :math:`p` with the precision of
+    :math:`\mathrm{ESS}(\mathbb 1(\theta\le q_p))` independent draws, so its uncertainty is about
+    :math:`\mathrm{Beta}(\mathrm{ESS}\,p + 1, \mathrm{ESS}(1-p) + 1)`. The 15.9% and 84.1% points
+    :math:`a_1, a_2` of that Beta, read off the sorted draws :math:`\theta_{(1)} \le \dots \le
+    \theta_{(S)}`, give :math:`\mathrm{MCSE} = (\theta_{(\lceil a_2 S\rceil)} -
+    \theta_{(\lfloor a_1 S\rfloor)})/2` (Vehtari et al., 2021, section 4.4; as in ArviZ and
+    posterior).
     """
-    split, within, var_plus = _split_variances(_check_draws(draws))
-    n_split, half = split.shape[:2]
-    # Autocovariances of each split chain (biased: divided by n at every lag).
-    acov = lagged_products(split - split.mean(axis=1, keepdims=True)) / half
-    rho = 1 - (within - acov.mean(axis=0)) / var_plus
-    ess = np.empty(split.shape[2])
-    for p in range(split.shape[2]):
-        # Geyer's initial positive sequence: pairs (rho0+rho1), (rho2+rho3), ...
-        n_pairs = half // 2
-        pairs = rho[0:2 * n_pairs:2, p] + rho[1:2 * n_pairs:2, p]
-        negative = np.flatnonzero(pairs < 0)
-        stop = negative[0] if negative.size else n_pairs
-        # Sum of rho_1 .. rho_(2 stop - 1) = sum of the kept pairs minus rho_0 = 1.
-        ess[p] = n_split * half / (1 + 2 * (pairs[:stop].sum() - 1))
-    return ess
+    prob = _check_prob(prob)
+    return per_param(lambda x: _mcse_quantile(x, prob), draws)
+
+
+def _check_prob(prob):
+    value = float(prob)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"prob must be a number in (0, 1); got {prob!r}")
+    return value

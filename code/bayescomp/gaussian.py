@@ -1,7 +1,7 @@
 """Gaussian densities: proposals for importance sampling and a target with known answers."""
 import numpy as np
 
-from ._checks import as_finite_array, positive_definite_cholesky
+from ._checks import as_finite_array, positive_definite_cholesky, probability_vector
 from .problem import Target
 
 
@@ -91,11 +91,9 @@ def gaussian_mixture_target(weights, means, sds):
     :math:`p(\theta) = \sum_j \pi_j N(\theta; \mu_j, \sigma_j^2)`, with mean
     :math:`\sum_j\pi_j\mu_j` and variance :math:`\sum_j\pi_j(\sigma_j^2+\mu_j^2) - \text{mean}^2`.
     """
-    weights = as_finite_array(weights, "weights", ndim=1)
+    weights = probability_vector(weights, "weights")
     means = as_finite_array(means, "means", shape=weights.shape)
     sds = as_finite_array(sds, "sds", shape=weights.shape)
-    if np.any(weights < 0) or not np.isclose(weights.sum(), 1.0):
-        raise ValueError("weights must be non-negative and sum to 1")
     if np.any(sds <= 0):
         raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
 

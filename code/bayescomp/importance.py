@@ -3,7 +3,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, generator, positive_definite_cholesky, positive_int
+from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_int,
+                      probability_vector)
 from .gaussian import gaussian_logpdf
 
 
@@ -46,9 +47,7 @@ def weight_ess(weights):
     :math:`\mathrm{ESS} = 1/\sum_s \bar w_s^2`: it equals :math:`n` for equal weights and 1 when a
     single weight holds all the mass (Kong, 1992; Owen, 2013, section 9.3).
     """
-    weights = as_finite_array(weights, "weights", ndim=1)
-    if np.any(weights < 0) or not np.isclose(weights.sum(), 1.0):
-        raise ValueError("weights must be non-negative and sum to 1")
+    weights = probability_vector(weights, "weights")
     return float(1.0 / np.sum(weights**2))
 
 

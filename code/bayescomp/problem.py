@@ -8,8 +8,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_float,
-                      positive_int)
+from ._checks import as_finite_array, positive_float, positive_int
 
 
 class LogisticData(NamedTuple):
@@ -161,69 +160,3 @@ def logistic_posterior(data, prior_var=4.0):
         return (design.T * (p * (1 - p))) @ design + np.eye(dim) / tau2
 
     return Target(log_density, grad_log_density, neg_hessian, dim)
-
-
-def posterior_predictive(x_new, draws, weights=None):
-    r"""Probability that ``y = 1`` at each new feature, averaged over parameter draws.
-
-    Parameters
-    ----------
-    x_new : array_like, shape (k,)
-        Features at which to predict.
-    draws : array_like, shape (..., 2)
-        Parameter values: grid points, importance draws, MCMC draws, or a single point.
-    weights : array_like, shape (...), optional
-        Weights summing to one over ``draws``; equal weights when omitted.
-
-    Returns
-    -------
-    ndarray, shape (k,)
-
-    Notes
-    -----
-    :math:`p(y^*=1 \mid x^*, \mathcal D) \approx \sum_s w_s\,\sigma(\theta_{s,0} + \theta_{s,1}x^*)`.
-    A single draw (the MAP) gives the plug-in prediction.
-    """
-    z_new = design_matrix(np.atleast_1d(np.asarray(x_new, dtype=float)))
-    draws = as_finite_array(draws, "draws")
-    if draws.shape[-1] != 2:
-        raise ValueError(f"draws must have shape (..., 2); got shape {draws.shape}")
-    flat = draws.reshape(-1, 2)
-    if weights is None:
-        weights = np.full(len(flat), 1.0 / len(flat))
-    else:
-        weights = as_finite_array(weights, "weights")
-        if weights.size != len(flat):
-            raise ValueError(
-                f"weights must have one entry per draw ({len(flat)}); got {weights.size}"
-            )
-        weights = weights.reshape(-1)
-    return weights @ sigmoid(flat @ z_new.T)
-
-
-def gaussian_predictive(x_new, mean, cov, n_draws, rng):
-    r"""Posterior predictive under a Gaussian approximation, by averaging over its draws.
-
-    Parameters
-    ----------
-    x_new : array_like, shape (k,)
-    mean : array_like, shape (2,)
-    cov : array_like, shape (2, 2)
-        Symmetric positive definite (for mean-field VI, ``np.diag(sd**2)``).
-    n_draws : int
-    rng : np.random.Generator
-
-    Returns
-    -------
-    ndarray, shape (k,)
-
-    Notes
-    -----
-    :math:`\int \sigma(z^{*\top}\theta)\,N(\theta;\mu,\Sigma)\,d\theta \approx
-    \frac1S\sum_s \sigma(z^{*\top}(\mu + L\varepsilon_s))`, with :math:`LL^\top = \Sigma`.
-    """
-    mean = as_finite_array(mean, "mean", shape=(2,))
-    chol = positive_definite_cholesky(cov, "cov", 2)
-    n_draws = positive_int(n_draws, "n_draws")
-    noise = generator(rng).standard_normal((n_draws, 2))
-    return posterior_predictive(x_new, mean + noise @ chol.T)

@@ -3,7 +3,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, cholesky_factor, generator, positive_float, positive_int
+from ._checks import (as_finite_array, cholesky_factor, generator, integer_in_range, positive_float,
+                      positive_int)
 
 
 class MeanFieldResult(NamedTuple):
@@ -73,10 +74,7 @@ def _check_settings(n_steps, n_samples, lr, rng):
 
 
 def _check_average(n_average, n_steps):
-    if isinstance(n_average, bool) or not isinstance(n_average, (int, np.integer)) \
-            or not 0 <= n_average <= n_steps:
-        raise ValueError(f"n_average must be an integer in [0, n_steps]; got {n_average!r}")
-    return int(n_average)
+    return integer_in_range(n_average, "n_average", 0, n_steps, "n_steps", inclusive=True)
 
 
 def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps, rng,

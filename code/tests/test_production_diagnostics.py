@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
-from bayescomp._normal import normal_quantile
+from bayescomp._special import beta_cdf, beta_quantile, normal_quantile
 
 az = pytest.importorskip("arviz")
 
@@ -47,6 +47,13 @@ ARVIZ = {
     bc.rank_normalized_rhat: lambda x: az.rhat(x),
     bc.ess_bulk: lambda x: az.ess(x, method="bulk"),
     bc.ess_tail: lambda x: az.ess(x, method="tail"),
+    bc.ess_mean: lambda x: az.ess(x, method="mean"),
+    bc.mcse_mean: lambda x: az.mcse(x, method="mean"),
+}
+# The quantile diagnostics take a probability too; each is checked at a tail and the median.
+QUANTILE_ARVIZ = {
+    bc.ess_quantile: lambda x, p: az.ess(x, method="quantile", prob=p),
+    bc.mcse_quantile: lambda x, p: az.mcse(x, method="quantile", prob=p),
 }
 
 
@@ -71,6 +78,58 @@ SYNTHETIC = [(case, function) for case in CHAIN_CASES for function in ARVIZ
 def test_synthetic_chains_match_arviz(case, function):
     draws = CHAIN_CASES[case]()
     np.testing.assert_allclose(function(draws), arviz_per_param(function, draws), rtol=RTOL)
+
+
+QUANTILE_CASES = [(case, function, prob) for case in CHAIN_CASES for function in QUANTILE_ARVIZ
+                  for prob in (0.05, 0.5, 0.95)]
+
+
+@pytest.mark.parametrize("case, function, prob", QUANTILE_CASES,
+                         ids=[f"{f.__name__}-{c}-{p}" for c, f, p in QUANTILE_CASES])
+def test_quantile_diagnostics_match_arviz(case, function, prob):
+    draws = CHAIN_CASES[case]()
+    theirs = [float(QUANTILE_ARVIZ[function](draws[:, :, p], prob)) for p in range(draws.shape[2])]
+    np.testing.assert_allclose(function(draws, prob), theirs, rtol=RTOL)
+
+
+def test_quantile_diagnostics_on_the_lecture_chains_match_arviz(lecture):
+    draws = lecture.chains.draws
+    for function, theirs in QUANTILE_ARVIZ.items():
+        expected = [float(theirs(draws[:, :, p], 0.05)) for p in range(2)]
+        np.testing.assert_allclose(function(draws, 0.05), expected, rtol=RTOL)
+
+
+def test_beta_cdf_and_quantile_match_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    for a, b in [(1.5, 2.0), (40.0, 760.0), (2000.5, 38001.0), (0.7, 0.4)]:
+        for x in (1e-4, 0.02, 0.05, 0.3, 0.9):
+            assert beta_cdf(x, a, b) == pytest.approx(stats.beta.cdf(x, a, b), rel=1e-9, abs=1e-14)
+        for p in (0.1586553, 0.5, 0.8413447):
+            assert beta_quantile(p, a, b) == pytest.approx(stats.beta.ppf(p, a, b), rel=1e-9)
+
+
+def test_mcse_of_the_mean_is_about_sd_over_root_n_for_independent_draws():
+    draws = np.random.default_rng(11).standard_normal((4, 5000))
+    assert bc.mcse_mean(draws) == pytest.approx(1 / np.sqrt(draws.size), rel=0.05)
+
+
+def test_mcse_of_a_quantile_covers_its_error_at_the_stated_rate():
+    # Over many independent runs, the 5% quantile's error divided by its MCSE should look like
+    # a standard normal: about 68% of the ratios within 1.
+    rng = np.random.default_rng(12)
+    ratios = []
+    for _ in range(200):
+        draws = rng.standard_normal((4, 500))
+        error = np.quantile(draws, 0.05) - normal_quantile(0.05)
+        ratios.append(error / bc.mcse_quantile(draws, 0.05))
+    assert 0.6 < np.mean(np.abs(ratios) < 1) < 0.78
+
+
+@pytest.mark.parametrize("prob", [0.0, 1.0, -0.1, float("nan")])
+def test_quantile_diagnostics_reject_a_probability_outside_0_1(prob):
+    for function in QUANTILE_ARVIZ:
+        with pytest.raises(ValueError, match="prob must be a number in \\(0, 1\\)"):
+            function(np.zeros((4, 10)), prob)
 
 
 def test_two_d_draws_give_a_float():
