@@ -18,7 +18,7 @@ in which case each function returns a float instead of an array.
 """
 import numpy as np
 
-from ._chains import lagged_products, per_param, positive_pair_count, split_chains
+from ._chains import check_draws, lagged_products, per_param, positive_pair_count, split_chains
 from ._special import beta_quantile, normal_quantile
 from .classic_diagnostics import potential_scale_reduction
 
@@ -287,3 +287,34 @@ def _check_prob(prob):
     if not 0.0 < value < 1.0:
         raise ValueError(f"prob must be a number in (0, 1); got {prob!r}")
     return value
+
+
+def e_bfmi(energies):
+    r"""Energy Bayesian fraction of missing information of each HMC chain.
+
+    Parameters
+    ----------
+    energies : array_like, shape (chain, draw)
+        The total energy :math:`\mathcal H` kept at each step
+        (:attr:`bayescomp.HMCChainsResult.energies`).
+
+    Returns
+    -------
+    ndarray, shape (chain,)
+
+    Notes
+    -----
+    .. math::
+
+        \text{E-BFMI} = \frac{\frac{1}{N-1}\sum_{n=2}^{N}(E_n - E_{n-1})^2}
+                             {\frac{1}{N-1}\sum_{n=1}^{N}(E_n - \bar E)^2}.
+
+    Resampling the momentum is HMC's only way to change energy level. When that step moves
+    the energy much less than the energy varies across the posterior (E-BFMI below about 0.3),
+    the chain explores the energy levels slowly, as happens in the neck of a funnel
+    (Betancourt, 2016; ArviZ's ``bfmi``).
+    """
+    energies, _ = check_draws(energies, min_chains=1, min_draws=4)
+    energies = energies[..., 0]
+    jumps = np.diff(energies, axis=1)
+    return (jumps**2).mean(axis=1) / energies.var(axis=1, ddof=1)
