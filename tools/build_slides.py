@@ -20,7 +20,7 @@ from traitlets.config import Config
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ROOT / "tools" / "node_modules"
 CHAPTERS = ["index", "01_target", "02_importance_sampling", "03_mcmc", "04_deterministic",
-            "05_comparison", "06_scaling"]
+            "05_comparison", "06_scaling", "07_hierarchical"]
 DECK_CSS = """
 .reveal .kicker { font-size: 0.5em; letter-spacing: 0.08em; text-transform: uppercase;
                   color: #0072B2; margin: 0 0 0.2em 0; }

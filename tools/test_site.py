@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
 PAGES = ["chapters/index.html", "chapters/01_target.html", "chapters/02_importance_sampling.html",
          "chapters/03_mcmc.html", "chapters/04_deterministic.html", "chapters/05_comparison.html",
-         "chapters/06_scaling.html",
+         "chapters/06_scaling.html", "chapters/07_hierarchical.html",
          "chapters/references.html", "chapters/execution.html"]
 
 

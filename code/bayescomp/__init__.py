@@ -10,8 +10,8 @@ Plotting needs matplotlib, which is slow to import, so :mod:`bayescomp.plotting`
 import importlib
 from .display import show_source
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
-from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, mcse_mean,
-                          mcse_quantile, rank_normalized_rhat)
+from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, failed_checks,
+                          mcse_mean, mcse_quantile, rank_normalized_rhat)
 from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
 from .grid import GridResult, grid_posterior
 from .importance import ImportanceResult, importance_sample, weight_ess
@@ -20,8 +20,9 @@ from .laplace import (AscentPath, LaplaceResult, ModeSlice, laplace_approximatio
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
 from .hierarchical import (HierarchicalData, centred_target, hierarchical_data, hierarchical_target,
                            noncentred_target, parameter_names, to_centred, to_noncentred)
-from .hierarchical_reference import (AUDITED, Audit, HierarchicalReference, audit, exact_draws,
-                                     hierarchical_reference, log_tau_theta_density)
+from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit,
+                                     conditional_moments, exact_draws, hierarchical_reference,
+                                     log_tau_theta_density)
 from .hmc import HMCChainsResult, HMCResult, Trajectory, hmc_chain, leapfrog, run_hmc_chains
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
 from .predictive import (PredictiveBand, gaussian_predictive, posterior_predictive, predictive_band,
@@ -34,7 +35,7 @@ from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
 
 __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
-    "e_bfmi", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
+    "e_bfmi", "failed_checks", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "importance_sample", "weight_ess",
@@ -43,7 +44,8 @@ __all__ = [
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
     "HierarchicalData", "centred_target", "hierarchical_data", "hierarchical_target",
     "noncentred_target", "parameter_names", "to_centred", "to_noncentred",
-    "AUDITED", "Audit", "HierarchicalReference", "audit", "exact_draws", "hierarchical_reference",
+    "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "conditional_moments",
+    "exact_draws", "hierarchical_reference",
     "log_tau_theta_density",
     "HMCChainsResult", "HMCResult", "Trajectory", "hmc_chain", "leapfrog", "run_hmc_chains",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",

@@ -24,6 +24,10 @@ from .classic_diagnostics import potential_scale_reduction
 
 # Tail ESS looks at the 5% and 95% quantiles (Vehtari et al., 2021, section 4.3).
 TAIL_PROBS = (0.05, 0.95)
+# Working rules: R-hat and ESS from Vehtari et al. (2021), E-BFMI from Betancourt (2016).
+RHAT_THRESHOLD = 1.01
+ESS_THRESHOLD = 400
+EBFMI_THRESHOLD = 0.3
 # An MCSE is the half-width of a central interval of probability 0.6827: +-1 sd of a normal.
 _ONE_SD = (0.1586553, 0.8413447)
 
@@ -318,3 +322,33 @@ def e_bfmi(energies):
     energies = energies[..., 0]
     jumps = np.diff(energies, axis=1)
     return (jumps**2).mean(axis=1) / energies.var(axis=1, ddof=1)
+
+
+def failed_checks(draws, divergent=None, energies=None):
+    """The production checks that a run fails, by name, in a fixed order.
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param)
+    divergent : array_like of bool, optional
+        Divergence flags of an HMC run (:attr:`bayescomp.HMCChainsResult.divergent`).
+    energies : array_like, shape (chain, draw), optional
+        The energies of an HMC run, for E-BFMI.
+
+    Returns
+    -------
+    list of str
+        Any of "R-hat" (rank-normalized R-hat above :data:`RHAT_THRESHOLD` for some parameter),
+        "ESS" (bulk or tail ESS below :data:`ESS_THRESHOLD`), "divergences" (any) and "E-BFMI"
+        (below :data:`EBFMI_THRESHOLD` for some chain); empty when the run passes.
+    """
+    failed = []
+    if np.max(rank_normalized_rhat(draws)) > RHAT_THRESHOLD:
+        failed.append("R-hat")
+    if min(np.min(ess_bulk(draws)), np.min(ess_tail(draws))) < ESS_THRESHOLD:
+        failed.append("ESS")
+    if divergent is not None and np.any(divergent):
+        failed.append("divergences")
+    if energies is not None and np.min(e_bfmi(energies)) < EBFMI_THRESHOLD:
+        failed.append("E-BFMI")
+    return failed

@@ -111,8 +111,45 @@ def _hyperprior_grad(data, mu, tau):
     return -mu / (data.mu_prior_sd * data.mu_prior_sd), 1.0 - 2.0 * ratio / (1.0 + ratio)
 
 
+def _centred_neg_hessian(data, theta):
+    """Minus the Hessian of the centred log density at one point (for Newton and Laplace)."""
+    n_groups = data.y.size
+    mu, log_tau, local = theta[0], theta[1], theta[2:]
+    inverse_var = np.exp(-2.0 * log_tau)
+    ratio = np.exp(2.0 * log_tau) / data.tau_prior_scale**2
+    deviation = local - mu
+    hessian = np.zeros((n_groups + 2, n_groups + 2))
+    hessian[0, 0] = 1.0 / data.mu_prior_sd**2 + n_groups * inverse_var
+    hessian[0, 1] = hessian[1, 0] = 2.0 * deviation.sum() * inverse_var
+    hessian[1, 1] = 4.0 * ratio / (1.0 + ratio) ** 2 + 2.0 * (deviation**2).sum() * inverse_var
+    hessian[0, 2:] = hessian[2:, 0] = -inverse_var
+    hessian[1, 2:] = hessian[2:, 1] = -2.0 * deviation * inverse_var
+    hessian[2:, 2:] = np.diag(inverse_var + 1.0 / data.sigma**2)
+    return hessian
+
+
+def _noncentred_neg_hessian(data, theta):
+    """Minus the Hessian of the non-centred log density at one point."""
+    n_groups = data.y.size
+    mu, log_tau, local = theta[0], theta[1], theta[2:]
+    tau = np.exp(log_tau)
+    ratio = tau**2 / data.tau_prior_scale**2
+    residual = data.y - mu - tau * local
+    precision = 1.0 / data.sigma**2
+    hessian = np.zeros((n_groups + 2, n_groups + 2))
+    hessian[0, 0] = 1.0 / data.mu_prior_sd**2 + precision.sum()
+    hessian[0, 1] = hessian[1, 0] = tau * (local * precision).sum()
+    hessian[1, 1] = (4.0 * ratio / (1.0 + ratio) ** 2
+                     + (tau**2 * local**2 * precision).sum()
+                     - tau * (local * residual * precision).sum())
+    hessian[0, 2:] = hessian[2:, 0] = tau * precision
+    hessian[1, 2:] = hessian[2:, 1] = (tau**2 * local - tau * residual) * precision
+    hessian[2:, 2:] = np.diag(1.0 + tau**2 * precision)
+    return hessian
+
+
 def centred_target(data):
-    r"""The posterior on :math:`(\mu, \log\tau, \theta_1, \dots, \theta_J)`.
+    r"""The centred posterior, on :math:`(\mu, \log\tau, \theta_1, \dots, \theta_J)`.
 
     Parameters
     ----------
@@ -161,26 +198,15 @@ def centred_target(data):
         return grad
 
     def neg_hessian(theta):
-        theta = as_finite_array(theta, "theta", shape=(n_groups + 2,))
-        mu, log_tau, local = theta[0], theta[1], theta[2:]
-        inverse_var = np.exp(-2.0 * log_tau)
-        ratio = np.exp(2.0 * log_tau) / data.tau_prior_scale**2
-        deviation = local - mu
-        hessian = np.zeros((n_groups + 2, n_groups + 2))
-        hessian[0, 0] = 1.0 / data.mu_prior_sd**2 + n_groups * inverse_var
-        hessian[0, 1] = hessian[1, 0] = 2.0 * deviation.sum() * inverse_var
-        hessian[1, 1] = 4.0 * ratio / (1.0 + ratio) ** 2 + 2.0 * (deviation**2).sum() * inverse_var
-        hessian[0, 2:] = hessian[2:, 0] = -inverse_var
-        hessian[1, 2:] = hessian[2:, 1] = -2.0 * deviation * inverse_var
-        hessian[2:, 2:] = np.diag(inverse_var + 1.0 / data.sigma**2)
-        return hessian
+        return _centred_neg_hessian(data, as_finite_array(theta, "theta", shape=(n_groups + 2,)))
 
     return Target(log_density, grad_log_density, neg_hessian, n_groups + 2)
 
 
 def noncentred_target(data):
-    r"""The posterior on :math:`(\mu, \log\tau, \eta_1, \dots, \eta_J)`, with
-    :math:`\theta_j = \mu + \tau\eta_j`.
+    r"""The non-centred posterior, on :math:`(\mu, \log\tau, \eta_1, \dots, \eta_J)`.
+
+    Here :math:`\theta_j = \mu + \tau\eta_j`.
 
     Parameters
     ----------
@@ -227,22 +253,8 @@ def noncentred_target(data):
         return grad
 
     def neg_hessian(theta):
-        theta = as_finite_array(theta, "theta", shape=(n_groups + 2,))
-        mu, log_tau, local = theta[0], theta[1], theta[2:]
-        tau = np.exp(log_tau)
-        ratio = tau**2 / data.tau_prior_scale**2
-        residual = data.y - mu - tau * local
-        precision_ = 1.0 / data.sigma**2
-        hessian = np.zeros((n_groups + 2, n_groups + 2))
-        hessian[0, 0] = 1.0 / data.mu_prior_sd**2 + precision_.sum()
-        hessian[0, 1] = hessian[1, 0] = tau * (local * precision_).sum()
-        hessian[1, 1] = (4.0 * ratio / (1.0 + ratio) ** 2
-                         + (tau**2 * local**2 * precision_).sum()
-                         - tau * (local * residual * precision_).sum())
-        hessian[0, 2:] = hessian[2:, 0] = tau * precision_
-        hessian[1, 2:] = hessian[2:, 1] = (tau**2 * local - tau * residual) * precision_
-        hessian[2:, 2:] = np.diag(1.0 + tau**2 * precision_)
-        return hessian
+        return _noncentred_neg_hessian(data, as_finite_array(theta, "theta",
+                                                             shape=(n_groups + 2,)))
 
     return Target(log_density, grad_log_density, neg_hessian, n_groups + 2)
 

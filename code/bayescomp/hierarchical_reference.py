@@ -20,7 +20,6 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import generator, positive_int
-from .hierarchical import HierarchicalData
 
 
 class ConditionalMoments(NamedTuple):
@@ -266,7 +265,7 @@ class Audit(NamedTuple):
 
 
 def audit(reference, draws, weights=None):
-    r"""Compare draws (or weighted draws) in centred coordinates with the exact posterior.
+    r"""Errors of (weighted) draws in centred coordinates, in exact posterior sds.
 
     Parameters
     ----------
