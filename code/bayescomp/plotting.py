@@ -165,7 +165,8 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
     expected = values.shape[1] / n_bins
     for chain, chain_ranks in enumerate(ranks):
         counts, _ = np.histogram(chain_ranks, bins=edges)
-        ax.step(edges[:-1], counts, where="post", linewidth=1.0, label=f"chain {chain + 1}")
+        # stairs draws every bin, the last one included, from its left edge to its right edge.
+        ax.stairs(counts, edges, linewidth=1.0, label=f"chain {chain + 1}")
     ax.axhline(expected, color=METHOD_COLORS["grid"], linewidth=0.8, linestyle=":",
                label="uniform")
     ax.set_xlabel(f"rank of {label}" if label else "rank among all draws")
