@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, positive_float
+from ._checks import as_finite_array, positive_float, positive_int
 
 # The fit needs a few tail points to say anything (ArviZ gives up below 5).
 MIN_TAIL = 5
@@ -130,3 +130,29 @@ def pareto_smoothed_log_weights(log_weights, relative_ess=1.0):
     peak = smoothed.max()
     log_total = np.log(np.sum(np.exp(smoothed - peak))) + peak
     return ParetoSmoothedWeights(smoothed - log_total, float(k_hat))
+
+
+def k_hat_threshold(n_draws):
+    r"""The largest :math:`\hat k` at which a PSIS estimate from ``n_draws`` draws is trusted.
+
+    Parameters
+    ----------
+    n_draws : int
+        :math:`S`, the number of draws (at least 2).
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    .. math::
+
+        \hat k_{\max}(S) = \min\big(1 - 1/\log_{10} S,\ 0.7\big).
+
+    Above 0.7 the error of a PSIS estimate falls too slowly for any practical :math:`S`; below
+    about 2,200 draws the bound is stricter, because the tail fit then rests on few draws and
+    even a :math:`\hat k` under 0.7 can go with a large error (Vehtari et al., 2024, section 3).
+    """
+    n_draws = positive_int(n_draws, "n_draws", 2)
+    return float(min(1 - 1 / np.log10(n_draws), 0.7))
