@@ -31,7 +31,7 @@ class ParetoSmoothedWeights(NamedTuple):
 
 
 def _tail_length(n_draws, relative_ess):
-    r"""Tail size :math:`M = \lceil\min(S/5,\ 3\sqrt{S/r_{\text{eff}}})\rceil`."""
+    r"""Tail size :math:`S_{\text{tail}} = \lceil\min(S/5,\ 3\sqrt{S/r_{\text{eff}}})\rceil`."""
     return int(np.ceil(min(n_draws / 5.0, 3 * (n_draws / relative_ess) ** 0.5)))
 
 
@@ -104,19 +104,21 @@ def pareto_smoothed_log_weights(log_weights, relative_ess=1.0):
 
     Notes
     -----
-    Take the :math:`M = \lceil\min(S/5, 3\sqrt{S/r_{\text{eff}}})\rceil` largest weights, fit a
-    generalized Pareto distribution to their excess :math:`w - u` over the next weight :math:`u`
-    (Zhang and Stephens, 2009), and replace the :math:`z`-th largest by
-    :math:`u + F^{-1}\big((z - 1/2)/M\big)`, where
+    Take the :math:`S_{\text{tail}} = \lceil\min(S/5, 3\sqrt{S/r_{\text{eff}}})\rceil` largest
+    weights, fit a generalized Pareto distribution to their excess :math:`w - u` over the next
+    weight :math:`u` (Zhang and Stephens, 2009), and replace the :math:`z`-th largest by
+    :math:`u + F^{-1}\big((z - 1/2)/S_{\text{tail}}\big)`, where
 
     .. math::
 
-        F^{-1}(p) = \frac{\sigma}{k}\big[(1-p)^{-k} - 1\big],
+        F^{-1}(a) = \frac{\beta}{k}\big[(1-a)^{-k} - 1\big]
 
-    capped at the largest raw weight. The fitted shape :math:`\hat k` says how heavy the weights'
-    tail is: the variance of the weights is finite only for :math:`k < 1/2`, and the estimate is
-    reliable for :math:`\hat k < 0.7` with about :math:`10^{1/(1-\hat k)}` draws
-    (Vehtari et al., 2024, sections 3 and 5).
+    is the quantile function of the fitted distribution, with shape :math:`k` and scale
+    :math:`\beta`; no smoothed weight may exceed the largest raw weight. The fitted shape
+    :math:`\hat k` says how heavy the weights' tail is, over the range of weights that these
+    draws reached: the variance of the weights is finite only for :math:`k < 1/2`, and the
+    estimate is reliable for :math:`\hat k` below :func:`k_hat_threshold` with about
+    :math:`10^{1/(1-\hat k)}` draws (Vehtari et al., 2024, sections 3 and 5).
     """
     log_weights = as_finite_array(log_weights, "log_weights", ndim=1)
     relative_ess = positive_float(relative_ess, "relative_ess")
