@@ -105,11 +105,11 @@ def reparameterization_gradient(grad_log_density, mean, sd, noise):
     Parameters
     ----------
     grad_log_density : callable
-        ``theta (n, d) -> (n, d)``, the gradient of the unnormalized log target.
+        ``theta (S, d) -> (S, d)``, the gradient of the unnormalized log target.
     mean, sd : array_like, shape (d,)
         :math:`m` and :math:`s > 0` of :math:`q = N(m, \operatorname{diag}(s^2))`.
-    noise : array_like, shape (n, d)
-        Standard normal draws :math:`\varepsilon_1, \dots, \varepsilon_n`, ``n >= 2``.
+    noise : array_like, shape (S, d)
+        Standard normal draws :math:`\varepsilon_1, \dots, \varepsilon_S`, :math:`S \ge 2`.
 
     Returns
     -------
@@ -117,16 +117,16 @@ def reparameterization_gradient(grad_log_density, mean, sd, noise):
 
     Notes
     -----
-    With :math:`\theta_i = m + s\odot\varepsilon_i` the draws are a differentiable function
+    With :math:`\theta_r = m + s\odot\varepsilon_r` the draws are a differentiable function
     of :math:`(m, \log s)`, so the chain rule gives (Kingma and Welling, 2014)
 
     .. math::
 
-        \widehat{\nabla_m\mathcal L} = \frac1n\sum_i \nabla\log\tilde p(\theta_i),\qquad
+        \widehat{\nabla_m\mathcal L} = \frac1S\sum_r \nabla\log\tilde p(\theta_r),\qquad
         \widehat{\nabla_{\log s}\mathcal L}
-            = \frac1n\sum_i \nabla\log\tilde p(\theta_i)\odot s\odot\varepsilon_i + 1,
+            = \frac1S\sum_r \nabla\log\tilde p(\theta_r)\odot s\odot\varepsilon_r + 1,
 
-    the 1 being the exact gradient of the entropy :math:`\sum_j\log s_j`. Both are unbiased.
+    the 1 being the exact gradient of the entropy :math:`\sum_i\log s_i`. Both are unbiased.
     """
     mean, sd, noise = _check_gaussian(mean, sd, noise)
     return _reparameterized(grad_log_density, mean, sd, noise)
@@ -138,13 +138,13 @@ def score_function_gradient(log_density, mean, sd, noise, baseline="leave-one-ou
     Parameters
     ----------
     log_density : callable
-        ``theta (n, d) -> (n,)``, the unnormalized log target; no gradient is needed.
+        ``theta (S, d) -> (S,)``, the unnormalized log target; no gradient is needed.
     mean, sd : array_like, shape (d,)
         :math:`m` and :math:`s > 0` of :math:`q = N(m, \operatorname{diag}(s^2))`.
-    noise : array_like, shape (n, d)
-        Standard normal draws :math:`\varepsilon_1, \dots, \varepsilon_n`, ``n >= 2``.
+    noise : array_like, shape (S, d)
+        Standard normal draws :math:`\varepsilon_1, \dots, \varepsilon_S`, :math:`S \ge 2`.
     baseline : {"leave-one-out", "none"}
-        What to subtract from each draw's :math:`f_i` before weighting it by the score.
+        What to subtract from each draw's :math:`f_r` before weighting it by the score.
 
     Returns
     -------
@@ -152,31 +152,31 @@ def score_function_gradient(log_density, mean, sd, noise, baseline="leave-one-ou
 
     Notes
     -----
-    With :math:`\theta_i = m + s\odot\varepsilon_i`,
-    :math:`f_i = \log\tilde p(\theta_i) - \log q(\theta_i)` and the score of :math:`q`,
+    With :math:`\theta_r = m + s\odot\varepsilon_r`,
+    :math:`f_r = \log\tilde p(\theta_r) - \log q(\theta_r)` and the score of :math:`q`,
     :math:`\nabla_m\log q = \varepsilon/s` and :math:`\nabla_{\log s}\log q = \varepsilon^2 - 1`,
 
     .. math::
 
-        \widehat{\nabla_\phi\mathcal L} = \frac1n\sum_i (f_i - b_i)\,\nabla_\phi\log q(\theta_i),
-        \qquad b_i = \frac1{n-1}\sum_{j\ne i} f_j
+        \widehat{\nabla_\phi\mathcal L} = \frac1S\sum_r (f_r - b_r)\,\nabla_\phi\log q(\theta_r),
+        \qquad b_r = \frac1{S-1}\sum_{t\ne r} f_t
 
     (Williams, 1992; Ranganath, Gerrish and Blei, 2014). Because the score has mean zero, any
-    :math:`b_i` that is independent of :math:`\theta_i` leaves the estimate unbiased; the
+    :math:`b_r` that is independent of :math:`\theta_r` leaves the estimate unbiased; the
     leave-one-out mean is, since the draws are independent (Kool, van Hoof and Welling, 2019).
-    The plain batch mean is not: it contains :math:`f_i` itself, and the estimate it gives is
-    exactly :math:`(n-1)/n` times this one, biased towards zero. With ``baseline="none"``,
-    :math:`b_i = 0`, and the variance carries the unknown :math:`\log Z` inside every :math:`f_i`.
+    The plain batch mean is not: it contains :math:`f_r` itself, and the estimate it gives is
+    exactly :math:`(S-1)/S` times this one, biased towards zero. With ``baseline="none"``,
+    :math:`b_r = 0`, and the variance carries the unknown :math:`\log Z` inside every :math:`f_r`.
     """
     mean, sd, noise = _check_gaussian(mean, sd, noise)
     if baseline not in ("leave-one-out", "none"):
         raise ValueError(f"baseline must be 'leave-one-out' or 'none'; got {baseline!r}")
-    # f_i = log p~(theta_i) - log q(theta_i), with log q from the standardized draws.
+    # f_r = log p~(theta_r) - log q(theta_r), with log q from the standardized draws.
     log_q = -0.5 * (noise**2).sum(axis=1) - np.log(sd).sum() - 0.5 * mean.size * np.log(2 * np.pi)
     values = log_density(mean + sd * noise) - log_q
     if baseline == "leave-one-out":
-        n = len(values)
-        values = values - (values.sum() - values) / (n - 1)
+        size = len(values)
+        values = values - (values.sum() - values) / (size - 1)
     return ELBOGradient((values[:, None] * noise / sd).mean(axis=0),
                         (values[:, None] * (noise**2 - 1)).mean(axis=0))
 
