@@ -39,8 +39,8 @@ class HMCResult(NamedTuple):
     n_gradient_evals : int
         Gradient evaluations, ``1 + n_steps * n_leapfrog``: the cost to compare samplers by.
     energy_errors : ndarray, shape (n_steps,)
-        :math:`H(\\text{end}) - H(\\text{start})` of each trajectory; 0 for exact dynamics, NaN or
-        inf for a divergent one.
+        :math:`\\mathcal H(\\text{end}) - \\mathcal H(\\text{start})` of each trajectory; 0 for
+        exact dynamics, NaN or inf for a divergent one.
     """
 
     draws: np.ndarray
@@ -115,16 +115,17 @@ def leapfrog(grad_log_density, position, momentum, step_size, n_leapfrog, mass=N
 
     Notes
     -----
-    With potential energy :math:`U(\theta) = -\log\tilde p(\theta)` and step :math:`\epsilon`,
+    With potential energy :math:`U(\theta) = -\log\tilde p(\theta)`, step :math:`h` and momentum
+    :math:`r`,
 
     .. math::
 
-        p \leftarrow p + \tfrac\epsilon2\nabla\log\tilde p(\theta),\quad
-        \theta \leftarrow \theta + \epsilon M^{-1}p,\quad
-        p \leftarrow p + \tfrac\epsilon2\nabla\log\tilde p(\theta).
+        r \leftarrow r + \tfrac h2\nabla\log\tilde p(\theta),\quad
+        \theta \leftarrow \theta + h M^{-1}r,\quad
+        r \leftarrow r + \tfrac h2\nabla\log\tilde p(\theta).
 
     The map preserves volume and is reversible: negating the final momentum and integrating
-    again returns to the start. Its energy error is :math:`O(\epsilon^2)` over a fixed
+    again returns to the start. Its energy error is :math:`O(h^2)` over a fixed
     trajectory length (Duane et al., 1987; Neal, 2011, section 5.2.3).
     """
     position, step_size, n_leapfrog, inverse_mass = _check_dynamics(position, step_size,
@@ -171,7 +172,7 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
         ``theta (d,) -> (d,)``.
     start : array_like, shape (d,)
     step_size : float
-        Leapfrog step :math:`\epsilon > 0`.
+        Leapfrog step :math:`h > 0`.
     n_leapfrog : int
         Leapfrog steps per trajectory, :math:`L \ge 1`.
     n_steps : int
@@ -186,17 +187,17 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
 
     Notes
     -----
-    Each step draws a fresh momentum :math:`p \sim N(0, M)` (``standard_normal(d)`` first), then
+    Each step draws a fresh momentum :math:`r \sim N(0, M)` (``standard_normal(d)`` first), then
     :math:`u \sim U(0,1)`, runs :math:`L` leapfrog steps (:func:`leapfrog`) to
-    :math:`(\theta', p')`, and moves when
+    :math:`(\theta', r')`, and moves when
 
     .. math::
 
-        \log u < -\big[H(\theta', p') - H(\theta, p)\big],\qquad
-        H(\theta, p) = -\log\tilde p(\theta) + \tfrac12 p^\top M^{-1} p .
+        \log u < -\big[\mathcal H(\theta', r') - \mathcal H(\theta, r)\big],\qquad
+        \mathcal H(\theta, r) = -\log\tilde p(\theta) + \tfrac12 r^\top M^{-1} r .
 
     Because the leapfrog map is reversible and preserves volume, this leaves
-    :math:`\exp(-H)` invariant, and so :math:`p(\theta)` (Duane et al., 1987; Neal, 2011,
+    :math:`\exp(-\mathcal H)` invariant, and so :math:`p(\theta)` (Duane et al., 1987; Neal, 2011,
     section 5.3.2). A trajectory that overflows is rejected; its energy error is stored as
     NaN or inf.
     """
