@@ -14,7 +14,8 @@ from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, fa
                           mcse_mean, mcse_quantile, rank_normalized_rhat)
 from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
 from .grid import GridResult, grid_posterior
-from .importance import ImportanceResult, importance_sample, weight_ess
+from .importance import (ImportanceResult, LogNormalizerEstimate, importance_sample,
+                         log_normalizer_estimate, weight_ess, weight_second_moment_within)
 from .laplace import (AscentPath, LaplaceResult, ModeSlice, laplace_approximation, newton_ascent,
                       newton_map, slice_through_mode)
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
@@ -29,16 +30,18 @@ from .predictive import (PredictiveBand, gaussian_predictive, posterior_predicti
                          probit_predictive)
 from .proposals import (Proposal, defensive_mixture, gaussian_proposal, importance_mcse,
                         importance_sample_from, student_t_proposal)
-from .psis import ParetoSmoothedWeights, khat_threshold, pareto_smoothed_log_weights
+from .psis import ParetoSmoothedWeights, k_hat_threshold, pareto_smoothed_log_weights
 from .problem import LogisticData, Target, design_matrix, logistic_posterior, make_data, sigmoid
-from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
+from .vi import (ELBOGradient, FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi,
+                 reparameterization_gradient, score_function_gradient)
 
 __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
     "e_bfmi", "failed_checks", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
-    "ImportanceResult", "importance_sample", "weight_ess",
+    "ImportanceResult", "LogNormalizerEstimate", "importance_sample", "log_normalizer_estimate",
+    "weight_ess", "weight_second_moment_within",
     "AscentPath", "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_ascent", "newton_map",
     "slice_through_mode",
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
@@ -52,10 +55,11 @@ __all__ = [
     "PredictiveBand", "predictive_band", "probit_predictive",
     "Proposal", "defensive_mixture", "gaussian_proposal", "importance_mcse", "importance_sample_from",
     "student_t_proposal",
-    "ParetoSmoothedWeights", "khat_threshold", "pareto_smoothed_log_weights",
+    "ParetoSmoothedWeights", "k_hat_threshold", "pareto_smoothed_log_weights",
     "LogisticData", "Target", "design_matrix", "gaussian_predictive", "logistic_posterior", "make_data",
     "posterior_predictive", "sigmoid",
-    "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",
+    "ELBOGradient", "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",
+    "reparameterization_gradient", "score_function_gradient",
 ]
 
 

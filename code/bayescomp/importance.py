@@ -96,3 +96,108 @@ def weighted_result(draws, log_weights):
     weights /= weights.sum()
     return ImportanceResult(draws, log_weights, weights, weights @ draws,
                             weight_ess(weights), float(weights.max()))
+
+
+class LogNormalizerEstimate(NamedTuple):
+    """An importance-sampling estimate of :math:`\\log Z` and its standard error."""
+
+    estimate: float
+    standard_error: float
+
+
+def log_normalizer_estimate(result):
+    r"""Estimate :math:`\log Z = \log\int\tilde p(\theta)\,d\theta` from importance weights.
+
+    Parameters
+    ----------
+    result : ImportanceResult
+        From a proposal with a normalized density, so that ``log_weights`` are
+        :math:`\log\tilde p - \log q`.
+
+    Returns
+    -------
+    LogNormalizerEstimate
+
+    Notes
+    -----
+    The average unnormalized weight :math:`\hat Z = \frac1S\sum_s w_s` is unbiased for
+    :math:`Z`. By the delta method its relative variance is :math:`\mathrm{Var}_q(w)/(S Z^2)`,
+    estimated from the same weights as :math:`(S/\mathrm{ESS}_w - 1)/S`, so
+
+    .. math::
+
+        \mathrm{se}(\log\hat Z) \approx \sqrt{1/\mathrm{ESS}_w - 1/S}
+
+    (Owen, 2013, section 9.2). Like every error bar computed from the weights, it rests on their
+    variance being finite, and it only sees the draws that were made.
+    """
+    log_weights = as_finite_array(result.log_weights, "result.log_weights", ndim=1)
+    size = log_weights.size
+    peak = log_weights.max()
+    estimate = peak + np.log(np.mean(np.exp(log_weights - peak)))
+    return LogNormalizerEstimate(float(estimate), float(np.sqrt(max(1 / result.ess - 1 / size, 0))))
+
+
+def weight_second_moment_within(log_density, log_normalizer, mean, cov, radii, n_angles=180,
+                                steps_per_unit=20):
+    r"""Second moment of the weights :math:`p/q` over growing discs of a 2-D Gaussian :math:`q`.
+
+    Parameters
+    ----------
+    log_density : callable
+        ``theta (..., 2) -> (...)``, the unnormalized log target :math:`\log\tilde p`.
+    log_normalizer : float
+        :math:`\log Z`, so that :math:`p = \tilde p/Z` is normalized (from a converged grid).
+    mean, cov : array_like, shapes (2,) and (2, 2)
+        The proposal :math:`q = N(\mu, \Sigma)`.
+    radii : array_like, shape (k,)
+        Increasing radii :math:`R > 0` in :math:`q`'s standardized units.
+    n_angles, steps_per_unit : int
+        Quadrature points around each circle, and per unit of radius.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        :math:`\mathbb E_q[w^2;\ \rho < R]` for each :math:`R`.
+
+    Notes
+    -----
+    Write :math:`\theta = \mu + L(\rho\cos\varphi, \rho\sin\varphi)` with
+    :math:`LL^\top = \Sigma`; in these coordinates :math:`q` is the standard normal, so
+
+    .. math::
+
+        \mathbb E_q[w^2;\ \rho < R] = \int_0^R\!\int_0^{2\pi}
+            \Big(\frac{p(\theta)}{q(\theta)}\Big)^2 \frac{e^{-\rho^2/2}}{2\pi}\,\rho\,
+            d\varphi\,d\rho,
+
+    computed by the midpoint rule in log space. :math:`q` puts mass :math:`e^{-R^2/2}` outside
+    radius :math:`R`, so a run of :math:`S` draws rarely goes beyond
+    :math:`R \approx \sqrt{2\ln S}`. When the full second moment is infinite, the truncated
+    one says where the divergence starts, and whether a feasible run can reach it
+    (Owen, 2013, section 9.1).
+    """
+    log_normalizer = float(as_finite_array(log_normalizer, "log_normalizer", ndim=0))
+    mean = as_finite_array(mean, "mean", shape=(2,))
+    chol = positive_definite_cholesky(cov, "cov", 2)
+    radii = as_finite_array(radii, "radii", ndim=1)
+    if radii.size == 0 or radii[0] <= 0 or np.any(np.diff(radii) <= 0):
+        raise ValueError(f"radii must be positive and increasing; got {radii.tolist()}")
+    n_angles = positive_int(n_angles, "n_angles", 8)
+    steps_per_unit = positive_int(steps_per_unit, "steps_per_unit", 2)
+    # Midpoints of the radial and angular cells.
+    step = 1.0 / steps_per_unit
+    rho = np.arange(0.5, int(np.ceil(radii[-1] * steps_per_unit))) * step
+    angle = (np.arange(n_angles) + 0.5) * 2 * np.pi / n_angles
+    circle = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    theta = mean + (rho[:, None, None] * circle) @ chol.T
+    # log q in standardized coordinates; log w = log p~ - log Z - log q.
+    log_q = -0.5 * rho**2 - np.log(2 * np.pi) - np.log(np.diag(chol)).sum()
+    log_w = log_density(theta) - log_normalizer - log_q[:, None]
+    # Integrand w^2 * (standard normal density) * rho, summed over each ring.
+    log_ring = np.logaddexp.reduce(2 * log_w - 0.5 * rho[:, None] ** 2, axis=1) \
+        + np.log(rho * step / n_angles)
+    cumulative = np.exp(np.logaddexp.accumulate(log_ring))
+    # The ring ending at or just below each radius.
+    index = np.searchsorted(rho + 0.5 * step, radii + 1e-12 * step, side="right") - 1
+    return cumulative[np.clip(index, 0, None)]

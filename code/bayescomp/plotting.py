@@ -218,3 +218,37 @@ def plot_log_tau_marginal(ax, reference, samples=(), labels=(), colors=(),
         ax.set_ylabel("density")
         ax.set_xlim(log_tau_range)
     return ax
+
+
+def plot_k_hat_by_draws(ax, sizes, k_hats, label=None, **kwargs):
+    """Median Pareto k-hat over seeds against the number of draws, with the range shaded.
+
+    ``k_hats`` has shape (seed, size); the x axis is logarithmic.
+    """
+    k_hats = np.asarray(k_hats, dtype=float)
+    line, = ax.plot(sizes, np.median(k_hats, axis=0), marker="o", markersize=3, label=label,
+                    **kwargs)
+    ax.fill_between(sizes, k_hats.min(axis=0), k_hats.max(axis=0), color=line.get_color(),
+                    alpha=0.15, linewidth=0)
+    ax.set_xscale("log")
+    ax.set_xlabel("draws $S$")
+    ax.set_ylabel(r"Pareto $\hat k$")
+    return ax
+
+
+def plot_weight_tail(ax, log_weights, label=None, n_points=300, **kwargs):
+    """The upper tail of importance weights: the share of draws with at least each weight.
+
+    Weights are scaled to mean 1 and plotted on log-log axes, where a Pareto tail of shape
+    ``k`` is a straight line of slope ``-1/k``. Only the upper half is drawn, at ``n_points``
+    shares spaced evenly on the log scale, so the figure stays small for any number of draws.
+    """
+    log_weights = np.asarray(log_weights, dtype=float)
+    scaled = np.exp(log_weights - log_weights.max())
+    ordered = np.sort(scaled / scaled.mean())[::-1]   # largest first
+    # A share k / S of the draws have a weight at least as large as the k-th largest.
+    ranks = np.unique(np.geomspace(1, ordered.size / 2, n_points).astype(int))
+    ax.loglog(ordered[ranks - 1], ranks / ordered.size, label=label, **kwargs)
+    ax.set_xlabel("weight / mean weight")
+    ax.set_ylabel("share of draws with at least this weight")
+    return ax

@@ -81,14 +81,14 @@ def probit_predictive(x_new, mean, cov):
 
     Notes
     -----
-    With :math:`u = z^{*\top}\theta \sim N(m, v)`, :math:`m = z^{*\top}\mu`,
+    With :math:`u = z^{*\top}\theta \sim N(\bar u, v)`, :math:`\bar u = z^{*\top}\mu`,
     :math:`v = z^{*\top}\Sigma z^*`, replace :math:`\sigma(u)` by the probit
     :math:`\Phi(\lambda u)`, :math:`\lambda^2 = \pi/8` (equal slopes at 0). The Gaussian average
     of a probit is a probit, which gives (MacKay, 1992; Bishop, 2006, section 4.5.2)
 
     .. math::
 
-        \int\sigma(u)\,N(u; m, v)\,du \approx \sigma\!\Big(\frac{m}{\sqrt{1 + \pi v/8}}\Big).
+        \int\sigma(u)\,N(u; \bar u, v)\,du \approx \sigma\!\Big(\frac{\bar u}{\sqrt{1 + \pi v/8}}\Big).
     """
     mean = as_finite_array(mean, "mean", shape=(2,))
     cov = np.asarray(cov, dtype=float)

@@ -14,20 +14,6 @@ from ._checks import as_finite_array, positive_float, positive_int
 MIN_TAIL = 5
 
 
-def khat_threshold(n_draws):
-    r"""The largest trustworthy :math:`\hat k` for ``n_draws`` draws:
-    :math:`\min(1 - 1/\log_{10} S,\ 0.7)`.
-
-    Notes
-    -----
-    Below it, the Pareto-smoothed estimate's error falls at close to the usual
-    :math:`S^{-1/2}` rate; above it, ``n_draws`` is too small for the tail the weights have
-    (Vehtari et al., 2024, section 3.2.4). For :math:`S \ge 2{,}155` it is 0.7.
-    """
-    n_draws = positive_int(n_draws, "n_draws", minimum=2)
-    return min(1.0 - 1.0 / np.log10(n_draws), 0.7)
-
-
 class ParetoSmoothedWeights(NamedTuple):
     """Smoothed, self-normalized log weights and the fitted tail shape.
 
@@ -45,7 +31,7 @@ class ParetoSmoothedWeights(NamedTuple):
 
 
 def _tail_length(n_draws, relative_ess):
-    r"""Tail size :math:`M = \lceil\min(S/5,\ 3\sqrt{S/r_{\text{eff}}})\rceil`."""
+    r"""Tail size :math:`S_{\text{tail}} = \lceil\min(S/5,\ 3\sqrt{S/r_{\text{eff}}})\rceil`."""
     return int(np.ceil(min(n_draws / 5.0, 3 * (n_draws / relative_ess) ** 0.5)))
 
 
@@ -118,19 +104,21 @@ def pareto_smoothed_log_weights(log_weights, relative_ess=1.0):
 
     Notes
     -----
-    Take the :math:`M = \lceil\min(S/5, 3\sqrt{S/r_{\text{eff}}})\rceil` largest weights, fit a
-    generalized Pareto distribution to their excess :math:`w - u` over the next weight :math:`u`
-    (Zhang and Stephens, 2009), and replace the :math:`z`-th largest by
-    :math:`u + F^{-1}\big((z - 1/2)/M\big)`, where
+    Take the :math:`S_{\text{tail}} = \lceil\min(S/5, 3\sqrt{S/r_{\text{eff}}})\rceil` largest
+    weights, fit a generalized Pareto distribution to their excess :math:`w - u` over the next
+    weight :math:`u` (Zhang and Stephens, 2009), and replace the :math:`z`-th largest by
+    :math:`u + F^{-1}\big((z - 1/2)/S_{\text{tail}}\big)`, where
 
     .. math::
 
-        F^{-1}(p) = \frac{\sigma}{k}\big[(1-p)^{-k} - 1\big],
+        F^{-1}(a) = \frac{\beta}{k}\big[(1-a)^{-k} - 1\big]
 
-    capped at the largest raw weight. The fitted shape :math:`\hat k` says how heavy the weights'
-    tail is: the variance of the weights is finite only for :math:`k < 1/2`, and the estimate is
-    reliable for :math:`\hat k < 0.7` with about :math:`10^{1/(1-\hat k)}` draws
-    (Vehtari et al., 2024, sections 3 and 5).
+    is the quantile function of the fitted distribution, with shape :math:`k` and scale
+    :math:`\beta`; no smoothed weight may exceed the largest raw weight. The fitted shape
+    :math:`\hat k` says how heavy the weights' tail is, over the range of weights that these
+    draws reached: the variance of the weights is finite only for :math:`k < 1/2`, and the
+    estimate is reliable for :math:`\hat k` below :func:`k_hat_threshold` with about
+    :math:`10^{1/(1-\hat k)}` draws (Vehtari et al., 2024, sections 3 and 5).
     """
     log_weights = as_finite_array(log_weights, "log_weights", ndim=1)
     relative_ess = positive_float(relative_ess, "relative_ess")
@@ -144,3 +132,29 @@ def pareto_smoothed_log_weights(log_weights, relative_ess=1.0):
     peak = smoothed.max()
     log_total = np.log(np.sum(np.exp(smoothed - peak))) + peak
     return ParetoSmoothedWeights(smoothed - log_total, float(k_hat))
+
+
+def k_hat_threshold(n_draws):
+    r"""The largest :math:`\hat k` at which a PSIS estimate from ``n_draws`` draws is trusted.
+
+    Parameters
+    ----------
+    n_draws : int
+        :math:`S`, the number of draws (at least 2).
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    .. math::
+
+        \hat k_{\max}(S) = \min\big(1 - 1/\log_{10} S,\ 0.7\big).
+
+    Above 0.7 the error of a PSIS estimate falls too slowly for any practical :math:`S`; below
+    about 2,200 draws the bound is stricter, because the tail fit then rests on few draws and
+    even a :math:`\hat k` under 0.7 can go with a large error (Vehtari et al., 2024, section 3).
+    """
+    n_draws = positive_int(n_draws, "n_draws", 2)
+    return float(min(1 - 1 / np.log10(n_draws), 0.7))

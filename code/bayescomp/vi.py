@@ -47,6 +47,19 @@ class FullRankResult(NamedTuple):
     elbo: np.ndarray
 
 
+class ELBOGradient(NamedTuple):
+    """One estimate of the ELBO's gradient for :math:`q = N(m, \\operatorname{diag}(s^2))`.
+
+    Attributes
+    ----------
+    mean, log_sd : ndarray, shape (d,)
+        The estimated derivatives in :math:`m` and in :math:`\\log s`.
+    """
+
+    mean: np.ndarray
+    log_sd: np.ndarray
+
+
 class _Adam:
     """Adam ascent on one parameter block (Kingma and Ba, 2015), with bias correction."""
 
@@ -66,6 +79,106 @@ class _Adam:
 def _gaussian_entropy(log_diag):
     """Entropy of a Gaussian whose covariance factor has diagonal ``exp(log_diag)``."""
     return log_diag.sum() + 0.5 * log_diag.size * (1 + np.log(2 * np.pi))
+
+
+def _reparameterized(grad_log_density, mean, sd, noise):
+    # The chain rule through theta = m + s * noise; +1 is the gradient of the entropy sum(log s).
+    grad = grad_log_density(mean + sd * noise)
+    return ELBOGradient(grad.mean(axis=0), (grad * sd * noise).mean(axis=0) + 1.0)
+
+
+def _check_gaussian(mean, sd, noise):
+    mean = as_finite_array(mean, "mean", ndim=1)
+    sd = as_finite_array(sd, "sd", shape=mean.shape)
+    if np.any(sd <= 0):
+        raise ValueError(f"sd must be positive in every coordinate; got {sd.tolist()}")
+    noise = as_finite_array(noise, "noise", shape=(None, mean.size))
+    if len(noise) < 2:
+        raise ValueError(f"noise must hold at least 2 draws (rows) of shape ({mean.size},); "
+                         f"got {len(noise)}")
+    return mean, sd, noise
+
+
+def reparameterization_gradient(grad_log_density, mean, sd, noise):
+    r"""Reparameterization estimate of the ELBO's gradient in :math:`(m, \log s)`.
+
+    Parameters
+    ----------
+    grad_log_density : callable
+        ``theta (S, d) -> (S, d)``, the gradient of the unnormalized log target.
+    mean, sd : array_like, shape (d,)
+        :math:`m` and :math:`s > 0` of :math:`q = N(m, \operatorname{diag}(s^2))`.
+    noise : array_like, shape (S, d)
+        Standard normal draws :math:`\varepsilon_1, \dots, \varepsilon_S`, :math:`S \ge 2`.
+
+    Returns
+    -------
+    ELBOGradient
+
+    Notes
+    -----
+    With :math:`\theta_r = m + s\odot\varepsilon_r` the draws are a differentiable function
+    of :math:`(m, \log s)`, so the chain rule gives (Kingma and Welling, 2014)
+
+    .. math::
+
+        \widehat{\nabla_m\mathcal L} = \frac1S\sum_r \nabla\log\tilde p(\theta_r),\qquad
+        \widehat{\nabla_{\log s}\mathcal L}
+            = \frac1S\sum_r \nabla\log\tilde p(\theta_r)\odot s\odot\varepsilon_r + 1,
+
+    the 1 being the exact gradient of the entropy :math:`\sum_i\log s_i`. Both are unbiased.
+    """
+    mean, sd, noise = _check_gaussian(mean, sd, noise)
+    return _reparameterized(grad_log_density, mean, sd, noise)
+
+
+def score_function_gradient(log_density, mean, sd, noise, baseline="leave-one-out"):
+    r"""Score-function estimate of the ELBO's gradient in :math:`(m, \log s)`, from log p~ alone.
+
+    Parameters
+    ----------
+    log_density : callable
+        ``theta (S, d) -> (S,)``, the unnormalized log target; no gradient is needed.
+    mean, sd : array_like, shape (d,)
+        :math:`m` and :math:`s > 0` of :math:`q = N(m, \operatorname{diag}(s^2))`.
+    noise : array_like, shape (S, d)
+        Standard normal draws :math:`\varepsilon_1, \dots, \varepsilon_S`, :math:`S \ge 2`.
+    baseline : {"leave-one-out", "none"}
+        What to subtract from each draw's :math:`f_r` before weighting it by the score.
+
+    Returns
+    -------
+    ELBOGradient
+
+    Notes
+    -----
+    With :math:`\theta_r = m + s\odot\varepsilon_r`,
+    :math:`f_r = \log\tilde p(\theta_r) - \log q(\theta_r)` and the score of :math:`q`,
+    :math:`\nabla_m\log q = \varepsilon/s` and :math:`\nabla_{\log s}\log q = \varepsilon^2 - 1`,
+
+    .. math::
+
+        \widehat{\nabla_\phi\mathcal L} = \frac1S\sum_r (f_r - b_r)\,\nabla_\phi\log q(\theta_r),
+        \qquad b_r = \frac1{S-1}\sum_{t\ne r} f_t
+
+    (Williams, 1992; Ranganath, Gerrish and Blei, 2014). Because the score has mean zero, any
+    :math:`b_r` that is independent of :math:`\theta_r` leaves the estimate unbiased; the
+    leave-one-out mean is, since the draws are independent (Kool, van Hoof and Welling, 2019).
+    The plain batch mean is not: it contains :math:`f_r` itself, and the estimate it gives is
+    exactly :math:`(S-1)/S` times this one, biased towards zero. With ``baseline="none"``,
+    :math:`b_r = 0`, and the variance carries the unknown :math:`\log Z` inside every :math:`f_r`.
+    """
+    mean, sd, noise = _check_gaussian(mean, sd, noise)
+    if baseline not in ("leave-one-out", "none"):
+        raise ValueError(f"baseline must be 'leave-one-out' or 'none'; got {baseline!r}")
+    # f_r = log p~(theta_r) - log q(theta_r), with log q from the standardized draws.
+    log_q = -0.5 * (noise**2).sum(axis=1) - np.log(sd).sum() - 0.5 * mean.size * np.log(2 * np.pi)
+    values = log_density(mean + sd * noise) - log_q
+    if baseline == "leave-one-out":
+        size = len(values)
+        values = values - (values.sum() - values) / (size - 1)
+    return ELBOGradient((values[:, None] * noise / sd).mean(axis=0),
+                        (values[:, None] * (noise**2 - 1)).mean(axis=0))
 
 
 def _check_settings(n_steps, n_samples, lr, rng):
@@ -117,7 +230,8 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         \nabla_m\mathcal L = \mathbb E[\nabla\log\tilde p(\theta)],\qquad
         \nabla_{\log s}\mathcal L = \mathbb E[\nabla\log\tilde p(\theta)\odot s\odot\varepsilon] + 1,
 
-    estimated with ``n_samples`` draws per step (Blei et al., 2017).
+    estimated with ``n_samples`` draws per step by :func:`reparameterization_gradient`
+    (Blei et al., 2017).
     """
     mean = as_finite_array(init_mean, "init_mean", ndim=1)
     log_sd = as_finite_array(init_log_sd, "init_log_sd", shape=mean.shape)
@@ -132,14 +246,11 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         # Reparameterize: the draws are a deterministic function of (m, log s) and noise.
         noise = rng.standard_normal((n_samples, mean.size))
         sd = np.exp(log_sd)
-        theta = mean + sd * noise
-        grad = grad_log_density(theta)
         if track_elbo:
-            elbo[step] = log_density(theta).mean() + _gaussian_entropy(log_sd)
-        # The +1 is the gradient of the entropy term sum(log s).
-        grad_log_sd = (grad * sd * noise).mean(axis=0) + 1.0
-        mean = adam_mean.ascend(mean, grad.mean(axis=0))
-        log_sd = adam_log_sd.ascend(log_sd, grad_log_sd)
+            elbo[step] = log_density(mean + sd * noise).mean() + _gaussian_entropy(log_sd)
+        gradient = _reparameterized(grad_log_density, mean, sd, noise)
+        mean = adam_mean.ascend(mean, gradient.mean)
+        log_sd = adam_log_sd.ascend(log_sd, gradient.log_sd)
         mean_path[step], log_sd_path[step] = mean, log_sd
         if step >= n_steps - n_average:
             for total, value in zip(averaged, (mean, log_sd)):

@@ -239,12 +239,6 @@ def test_e_bfmi_matches_arviz():
     np.testing.assert_allclose(bc.e_bfmi(energies), az.bfmi(energies), rtol=1e-12)
 
 
-def test_khat_threshold():
-    assert bc.khat_threshold(100) == pytest.approx(0.5)
-    assert bc.khat_threshold(1000) == pytest.approx(1 - 1 / 3)
-    assert bc.khat_threshold(10_000) == 0.7
-
-
 # --- bad input ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("call, message", [
     (lambda: bc.hierarchical_data(y=[[1.0, 2.0]]), "y must be a 1-D array"),
@@ -263,7 +257,6 @@ def test_khat_threshold():
     (lambda: bc.exact_draws(DATA, REFERENCE, 0, np.random.default_rng(0)),
      "n_draws must be an integer >= 1"),
     (lambda: bc.audit(REFERENCE, np.zeros((5, 10)), np.ones(4) / 4), "weights must have one entry"),
-    (lambda: bc.khat_threshold(1), "n_draws must be an integer >= 2"),
     (lambda: bc.e_bfmi(np.zeros((2, 3))), "draws must have at least 4 draws per chain"),
     (lambda: bc.newton_ascent(*bc.centred_target(DATA)[:3], np.zeros(10), 5, tolerance=0),
      "tolerance must be a finite number > 0"),
