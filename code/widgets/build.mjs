@@ -1,5 +1,5 @@
 // Build the widgets' bundle: one classic script (IIFE) that works from file://, minified, with
-// d3 modules from tools/node_modules (pinned in tools/package.json). Also writes a page with
+// d3 modules from tools/npm/node_modules (pinned in tools/npm/package.json). Also writes a page with
 // all four widgets for trying them out, _build/widgets/demo.html.
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
-const TOOLS = resolve(ROOT, 'tools');
-const esbuild = createRequire(resolve(TOOLS, 'package.json'))('esbuild');
+const NPM = resolve(ROOT, 'tools/npm');
+const esbuild = createRequire(resolve(NPM, 'package.json'))('esbuild');
 const OUT = resolve(process.argv[2] || resolve(ROOT, '_build/widgets'));
 const BUNDLE = 'bayescomp-widgets.js';
 const LIMIT = 200 * 1024;
@@ -27,7 +27,7 @@ await esbuild.build({
   format: 'iife',
   minify: true,
   target: ['es2020'],
-  nodePaths: [resolve(TOOLS, 'node_modules')],
+  nodePaths: [resolve(NPM, 'node_modules')],
   banner: { js: banner },
   legalComments: 'none',
   outfile: resolve(OUT, BUNDLE),
