@@ -12,7 +12,8 @@ from .display import show_source
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
 from .diagnostics import (ess_bulk, ess_mean, ess_quantile, ess_tail, mcse_mean, mcse_quantile,
                           rank_normalized_rhat)
-from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
+from .gaussian import (gaussian_logpdf, gaussian_mixture_target, gaussian_target,
+                       isotropic_mixture_target, mixture_moments)
 from .grid import GridResult, grid_posterior
 from .importance import ImportanceResult, importance_sample, weight_ess
 from .laplace import LaplaceResult, ModeSlice, laplace_approximation, newton_map, slice_through_mode
@@ -31,7 +32,8 @@ __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
     "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",
-    "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
+    "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "isotropic_mixture_target",
+    "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "importance_sample", "weight_ess",
     "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",

@@ -11,7 +11,8 @@ package's data script beside it. Three kinds of page show the widgets:
 
 For every widget: it renders; every control changes the readouts, by mouse and by keyboard;
 the URL hash reproduces its state; dark mode redraws it. Also: a full Metropolis run at the
-default settings ends with R-hat < 1.01 and a mean within 4 MCSE of the grid mean; pointer
+default settings ends with R-hat and the mean's error in MCSE within the thresholds the widgets
+use (``WidgetSettings``: R-hat < 1.01, within 4 MCSE of the grid mean); pointer
 positions stay right under reveal.js scaling; touch works; animation pauses out of view and
 calms down under prefers-reduced-motion. Finally, the anywidget in JupyterLab.
 """
@@ -27,14 +28,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from bayescomp import widgets
 from tools.slides import build as deck_builder
 from tools.toc import ROOT
 
 from .offline import OfflinePage
 
-WIDGETS = ["posterior-explorer", "importance-sampling", "metropolis", "laplace-vi"]
-TITLES = {"posterior-explorer": "Posterior explorer", "importance-sampling": "Importance sampling",
-          "metropolis": "Metropolis", "laplace-vi": "Laplace and VI"}
+WIDGETS = widgets.WIDGETS                      # the package's names, as the pages get them
+SETTINGS = widgets.WidgetSettings()            # the thresholds the widgets colour readouts by
 # Every control of every widget (data-control names); a new control must be added here.
 CONTROLS = {
     "posterior-explorer": ["prior_sd", "n", "x_star", "canvas"],
@@ -44,7 +45,11 @@ CONTROLS = {
                    "new-seed", "canvas"],
     "laplace-vi": ["target", "family", "lr", "samples", "play", "step", "reset", "canvas"],
 }
-SCRIPTS = ("bayescomp-widgets-data.js", "bayescomp-widgets.js")
+SCRIPTS = (widgets.DATA_NAME, widgets.BUNDLE_NAME)
+
+
+def title(name):
+    return name.replace("-", " ").capitalize()
 
 
 # --- pages ---------------------------------------------------------------------------------------
@@ -76,7 +81,7 @@ def mini_site(built, tmp_path_factory):
     (src / "plain.md").write_text("# A page without a widget\n\nText.\n")
     for name in WIDGETS:
         (src / f"{name}.md").write_text(
-            f"# {TITLES[name]}\n\nSome prose above the figure.\n\n"
+            f"# {title(name)}\n\nSome prose above the figure.\n\n"
             f'<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>\n\n'
             'Some prose below it.\n\n'
             '<div style="height: 2400px"></div>\n\nThe end.\n')
@@ -107,7 +112,7 @@ def mini_deck(built, tmp_path_factory):
     cells[1].metadata["slideshow"] = {"slide_type": "slide"}
     for name in WIDGETS:
         cell = nbformat.v4.new_markdown_cell(
-            f'## {TITLES[name]}\n\n<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>')
+            f'## {title(name)}\n\n<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>')
         cell.metadata["slideshow"] = {"slide_type": "slide"}
         cells.append(cell)
     notebook = nbformat.v4.new_notebook(cells=cells)
@@ -385,9 +390,9 @@ def test_full_metropolis_run_at_the_defaults(site, offline_page):
         " return !r.playing && r.steps >= 12000; }", timeout=300_000)
     final = readout(page, "metropolis")
     assert final["steps"] == 12000 and final["scale"] == 1.1 and len(final["starts"]) == 4
-    assert max(final["rhat"]) < 1.01, final["rhat"]
+    assert max(final["rhat"]) < SETTINGS.rhat_max, final["rhat"]
     errors = [abs(m - g) / s for m, g, s in zip(final["mean"], final["grid_mean"], final["mcse"])]
-    assert max(errors) < 4, errors
+    assert max(errors) <= SETTINGS.error_mcse_max, errors
     assert final["diagnostics_refreshes"] > 10
     assert view.errors == []
 
@@ -441,7 +446,7 @@ def test_presets_show_their_failures(site, offline_page):
     huge = hook(page, "metropolis", "set({preset: 'huge'})")
     huge = hook(page, "metropolis", "run(3000)")
     assert min(tiny["accept_rate"]) > 0.9 and max(huge["accept_rate"]) < 0.05
-    assert max(tiny["rhat"]) > 1.01 and min(tiny["ess"]) < 100
+    assert max(tiny["rhat"]) > SETTINGS.rhat_max and min(tiny["ess"]) < 100
     hook(page, "metropolis", "set({preset: 'two-modes'})")
     two = hook(page, "metropolis", "run(3000)")
     assert max(two["rhat"]) > 1.05

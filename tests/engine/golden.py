@@ -6,6 +6,10 @@ Deterministic functions are compared at fixed inputs; stochastic ones are replay
 holds the very NumPy draws the package consumed (recorded from a generator with the same seed,
 in the protocol's order), and the engine, fed those draws, must give the package's results.
 Non-finite numbers are written as null (JSON has no inf).
+
+The engine's tests read the data and settings from the data script the pages load
+(``bayescomp-widgets-data.js``), not from here: this file holds the package's answers, and the
+lecture's data set as ``lecture_problem`` simulates it, to check that script against.
 """
 import json
 import math
@@ -55,12 +59,26 @@ def grid_case(prior_sd, n_obs, bounds, resolution=241):
     grid = bc.grid_posterior(target.log_density, bounds, resolution)
     laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
     x_new = [-2.0, 0.0, 2.0]
+    x_curve = np.linspace(-4.0, 4.0, 41)      # the explorer's curve spans the data's range +- 1.5
     return {"prior_sd": prior_sd, "n": n_obs, "bounds": bounds, "resolution": resolution,
             "mean": grid.mean, "cov": grid.cov, "sd": grid.sd, "corr": grid.corr,
             "marginals": grid.marginals, "max_log_density": grid.log_density.max(),
             "laplace": {"mean": laplace.mean, "cov": laplace.cov, "sd": laplace.sd},
             "x_new": x_new, "plug_in": bc.posterior_predictive(x_new, laplace.mean),
-            "grid_predictive": bc.posterior_predictive(x_new, grid.points, grid.weights)}
+            "grid_predictive": bc.posterior_predictive(x_new, grid.points, grid.weights),
+            "x_curve": x_curve,
+            "curve": bc.posterior_predictive(x_curve, grid.points, grid.weights)}
+
+
+def wide_grid_case(prior_sd, n_obs, n_sd=25, resolution=751):
+    """The posterior's moments on a box far wider than it: the MAP +- 25 Laplace sds, 751
+    points a side (converged to about 1e-7 here even where the posterior is most skewed). The
+    explorer's grid must match them."""
+    target = problem(prior_sd, n_obs)
+    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    bounds = np.stack([laplace.mean - n_sd * laplace.sd, laplace.mean + n_sd * laplace.sd], axis=1)
+    grid = bc.grid_posterior(target.log_density, bounds, resolution)
+    return {"prior_sd": prior_sd, "n": n_obs, "mean": grid.mean, "sd": grid.sd}
 
 
 def pareto_k(log_weights):
@@ -157,6 +175,7 @@ def ar1_chains(seed, n_chain, n_draw, phi):
 def golden():
     lecture = bc.run_lecture()
     s, target, laplace = lecture.settings, lecture.target, lecture.laplace
+    data, _ = bc.lecture_problem(s)
     rng = np.random.default_rng(0)
     points = rng.uniform([-2.5, 0.0], [1.5, 2.8], size=(100, 2))
     two = widgets.two_mode_target()
@@ -176,18 +195,21 @@ def golden():
 
     pareto = np.random.default_rng(6)
     return {
-        "widget_data": widgets.widget_data(),
+        "lecture_data": {"x": data.x, "y": data.y, "n_obs": s.n_obs},
         "logistic": {"prior_var": s.prior_var, **densities(target, points, points[:10])},
-        "two_modes": densities(two, mixture_points, mixture_points[:10]),
+        "two_modes": {**densities(two, mixture_points, mixture_points[:10]),
+                      "moments": dict(zip(("mean", "cov"), bc.mixture_moments(
+                          *widgets.TwoModeSettings()[:3])))},
         "two_modes_grid": {"bounds": widgets.TwoModeSettings().bounds, "mean": two_grid.mean,
                            "cov": two_grid.cov},
         "grids": grids,
+        "wide_grids": [wide_grid_case(sd, n) for sd in (0.25, 2.0, 10.0) for n in (5, 8, 20, 80)],
         "newton": {"steps": s.newton_steps, "mean": laplace.mean, "cov": laplace.cov,
                    "sd": laplace.sd, "grad_norm": laplace.grad_norm},
         "proposals": {"points": points, "mean": t_mean, "cov": t_cov, "df": t_df,
                       "student_t": student.log_density(points),
                       "gaussian": bc.gaussian_logpdf(points, t_mean, t_cov),
-                      "prior_cov": prior_cov, "defensive_share": 0.2,
+                      "prior_cov": prior_cov, "fallback_weight": 0.2,
                       "defensive": defensive.log_density(points)},
         "weights": [
             {"name": "prior proposal", **pareto_k(lecture.is_prior.log_weights),

@@ -1,8 +1,8 @@
 """The widgets' JavaScript engine against the package, under Node's own test runner.
 
-The package writes the golden values (``tests/engine/golden.py``) into a temporary file, then
-``node --test tests/engine/`` runs ``engine.test.mjs`` on them: the same command as ``npm test``
-in ``code/widgets``, which reads ``_build/widgets/golden.json`` instead.
+The package writes the golden values (``tests/engine/golden.py``) and the widgets' data script
+into a temporary folder, then ``node --test tests/engine/`` runs ``engine.test.mjs`` on them: the
+same command as ``npm test`` in ``code/widgets``, which reads them from ``_build/widgets``.
 """
 import os
 import shutil
@@ -10,6 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from bayescomp.widgets import write_data_script
 
 from . import golden
 
@@ -20,9 +22,10 @@ def test_engine_matches_the_package_under_node(tmp_path):
     node = shutil.which("node")
     if node is None:
         pytest.fail("the widget engine tests need Node.js (node) on PATH")
-    values = golden.write(tmp_path / "golden.json")
+    inputs = {"BAYESCOMP_GOLDEN": str(golden.write(tmp_path / "golden.json")),
+              "BAYESCOMP_DATA": str(write_data_script(tmp_path))}
     run = subprocess.run([node, "--test", str(HERE)], capture_output=True, text=True,
-                         env=dict(os.environ, BAYESCOMP_GOLDEN=str(values)), timeout=600)
+                         env=dict(os.environ, **inputs), timeout=600)
     summary = "\n".join(line for line in run.stdout.splitlines()
                         if line.startswith(("not ok", "# pass", "# fail")) or "error:" in line)
     assert run.returncode == 0, f"node --test failed:\n{summary}\n{run.stderr[-2000:]}"

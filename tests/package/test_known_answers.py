@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
-from bayescomp import (effective_sample_size, gaussian_mixture_target, laplace_approximation,
-                       lecture_problem, mixture_moments, sigmoid, split_rhat, weight_ess)
+from bayescomp import (effective_sample_size, gaussian_mixture_target, grid_posterior,
+                       isotropic_mixture_target, laplace_approximation, lecture_problem,
+                       mixture_moments, sigmoid, split_rhat, weight_ess)
 
 
 def finite_difference_gradient(f, theta, h=1e-6):
@@ -43,17 +44,20 @@ def test_sigmoid_is_stable_at_extremes():
     np.testing.assert_allclose(sigmoid([-800.0, 0.0, 800.0]), [0.0, 0.5, 1.0])
 
 
-def test_mixture_gradient_and_hessian_match_finite_differences():
-    target = gaussian_mixture_target([0.3, 0.7], [-2.0, 1.5], [0.5, 1.0])
-    for theta in ([-1.0], [0.2], [2.5]):
-        theta = np.array(theta)
+@pytest.mark.parametrize("target, points", [
+    (gaussian_mixture_target([0.3, 0.7], [-2.0, 1.5], [0.5, 1.0]), ([-1.0], [0.2], [2.5])),
+    (isotropic_mixture_target([0.3, 0.7], [[-1.0, 0.5], [1.0, -0.2]], [0.8, 1.3]),
+     ([0.2, -0.4], [-1.5, 1.0])),
+], ids=["1-D", "isotropic 2-D"])
+def test_mixture_gradient_and_hessian_match_finite_differences(target, points):
+    for theta in map(np.array, points):
         np.testing.assert_allclose(target.grad_log_density(theta),
                                    finite_difference_gradient(target.log_density, theta),
                                    rtol=1e-6)
-        np.testing.assert_allclose(
-            target.neg_hessian(theta),
-            -finite_difference_gradient(lambda t: target.grad_log_density(t)[0], theta)[None],
-            rtol=1e-5)
+        hessian = [finite_difference_gradient(lambda t: target.grad_log_density(t)[i], theta)
+                   for i in range(theta.size)]
+        np.testing.assert_allclose(target.neg_hessian(theta), -np.array(hessian),
+                                   rtol=1e-5, atol=1e-8)
 
 
 def test_mixture_moments_match_quadrature():
@@ -64,6 +68,17 @@ def test_mixture_moments_match_quadrature():
     mean = np.sum(theta[:, 0] * density) * step
     var = np.sum((theta[:, 0] - mean) ** 2 * density) * step
     np.testing.assert_allclose(mixture_moments(weights, means, sds), (mean, var), rtol=1e-8)
+
+
+def test_isotropic_mixture_is_normalized_with_its_moments():
+    weights, means, sds = [0.3, 0.7], [[-1.0, 0.5], [1.0, -0.2]], [0.8, 1.3]
+    grid = grid_posterior(isotropic_mixture_target(weights, means, sds).log_density,
+                          [(-9, 9), (-9, 9)], 361)
+    cell = np.prod([a[1] - a[0] for a in grid.axes])
+    assert np.exp(grid.log_density).sum() * cell == pytest.approx(1, abs=1e-8)
+    mean, cov = mixture_moments(weights, means, sds)
+    np.testing.assert_allclose(grid.mean, mean, atol=1e-8)
+    np.testing.assert_allclose(grid.cov, cov, rtol=1e-8)
 
 
 def test_rhat_near_one_for_iid_chains():

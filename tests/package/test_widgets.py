@@ -17,7 +17,8 @@ def test_widget_data_is_the_books_data_and_settings():
     np.testing.assert_array_equal(data["data"]["x"], lecture_data.x)
     np.testing.assert_array_equal(data["data"]["y"], lecture_data.y)
     assert data["lecture"]["mcmc_starts"] == [list(s) for s in bc.LectureSettings().mcmc_starts]
-    assert data["method_colors"]["mcmc"] == bc.plotting.METHOD_COLORS["mcmc"]
+    assert data["method_colors"] == bc.plotting.METHOD_COLORS
+    assert data["palette"] == bc.plotting.PALETTE
     json.dumps(data, allow_nan=False)   # plain JSON, no NumPy types or inf
 
 
@@ -45,18 +46,6 @@ def test_two_mode_target_is_normalized_with_known_moments():
     np.testing.assert_allclose(np.diag(grid.cov), [4 + 0.36, 0.36], rtol=1e-4)
 
 
-def test_mixture_gradient_and_hessian_match_finite_differences():
-    target = widgets.isotropic_mixture_target([0.3, 0.7], [[-1.0, 0.5], [1.0, -0.2]], [0.8, 1.3])
-    theta, step = np.array([0.2, -0.4]), 1e-6
-    unit = np.eye(2)
-    grad = [(target.log_density(theta + step * e) - target.log_density(theta - step * e))
-            / (2 * step) for e in unit]
-    np.testing.assert_allclose(target.grad_log_density(theta), grad, rtol=1e-7)
-    hessian = [(target.grad_log_density(theta + step * e) - target.grad_log_density(theta - step * e))
-               / (2 * step) for e in unit]
-    np.testing.assert_allclose(target.neg_hessian(theta), -np.array(hessian), rtol=1e-6, atol=1e-8)
-
-
 @pytest.mark.parametrize("kwargs, message", [
     (dict(weights=[0.5, 0.6], means=[[0, 0], [1, 1]], sds=[1, 1]), "sum to 1"),
     (dict(weights=[0.5, 0.5], means=[[0, 0], [1, 1]], sds=[1, 0]), "sds must all be > 0"),
@@ -64,7 +53,36 @@ def test_mixture_gradient_and_hessian_match_finite_differences():
 ])
 def test_mixture_rejects_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        widgets.isotropic_mixture_target(**kwargs)
+        bc.isotropic_mixture_target(**kwargs)
+
+
+def test_two_mode_target_is_the_chapters_mixture_along_its_first_axis():
+    # Its first coordinate is the 1-D mixture of chapters 2 and 4; its second N(0, 0.6^2).
+    two, settings = widgets.two_mode_target(), widgets.TwoModeSettings()
+    one = bc.gaussian_mixture_target(settings.weights, [m[0] for m in settings.means],
+                                     settings.sds)
+    theta = np.column_stack([np.linspace(-4, 4, 9), np.full(9, 0.3)])
+    second = -0.5 * (0.3 / 0.6) ** 2 - np.log(0.6 * np.sqrt(2 * np.pi))
+    np.testing.assert_allclose(two.log_density(theta), one.log_density(theta[:, :1]) + second,
+                               rtol=1e-12)
+
+
+def test_thresholds_are_the_working_rules():
+    # The widgets colour readouts with these; the package's diagnostics state the same rules.
+    settings = widgets.WidgetSettings()
+    assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+
+
+def test_widget_names_are_published_in_the_data():
+    assert widgets.widget_data()["names"] == list(widgets.WIDGETS)
+    assert widgets.WIDGETS == ("posterior-explorer", "importance-sampling", "metropolis",
+                               "laplace-vi")
+
+
+def test_widget_data_needs_no_matplotlib():
+    code = ("import sys; from bayescomp import widgets; widgets.widget_data(); "
+            "assert 'matplotlib' not in sys.modules, 'widget_data imported matplotlib'")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_widgets_are_an_attribute_of_the_package():
@@ -101,5 +119,8 @@ def test_jupyter_widget_explains_a_missing_bundle(tmp_path, monkeypatch):
 
 
 def test_unknown_widget_name():
+    def histogram():
+        pass
+
     with pytest.raises(ValueError, match="name must be one of"):
-        widgets._widget("histogram", {})
+        widgets._widget(histogram, {})
