@@ -76,7 +76,7 @@ def mini_site(built, tmp_path_factory):
         html_theme = "sphinx_book_theme"
         bayescomp_widgets_bundle = {str(built / SCRIPTS[1])!r}
         """))
-    pages = "\n".join(WIDGETS + ["plain"])
+    pages = "\n".join([*WIDGETS, "plain"])
     (src / "index.md").write_text(f"# Widgets\n\n```{{toctree}}\n{pages}\n```\n")
     (src / "plain.md").write_text("# A page without a widget\n\nText.\n")
     for name in WIDGETS:
