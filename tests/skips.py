@@ -37,18 +37,33 @@ def explained(item):
     return None
 
 
+def fail(report, nodeid):
+    """Turn a skip report into a failure that says why it skipped."""
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = (f"{nodeid} skipped, and `make test` allows no silent skip "
+                       f"(tests/skips.py): {reason}")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
+    """A test that skips while it runs (or in a fixture) fails, unless explained."""
     outcome = yield
     report = outcome.get_result()
     if not report.skipped or hasattr(report, "wasxfail"):
         return
-    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     why = explained(item)
-    if why is not None:
-        path, line, _ = report.longrepr
-        report.longrepr = (path, line, f"Skipped: {why}")
+    if why is None:
+        fail(report, item.nodeid)
         return
-    report.outcome = "failed"
-    report.longrepr = (f"{item.nodeid} skipped, and `make test` allows no silent skip "
-                       f"(tests/skips.py): {reason}")
+    path, line, _ = report.longrepr
+    report.longrepr = (path, line, f"Skipped: {why}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """A module that skips as it is collected (a module-level importorskip) fails."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped:
+        fail(report, collector.nodeid)
