@@ -10,39 +10,51 @@ Plotting needs matplotlib, which is slow to import, so :mod:`bayescomp.plotting`
 import importlib
 from .display import show_source
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
-from .diagnostics import (ess_bulk, ess_mean, ess_quantile, ess_tail, mcse_mean, mcse_quantile,
-                          rank_normalized_rhat)
+from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, failed_checks,
+                          mcse_mean, mcse_quantile, rank_normalized_rhat)
 from .gaussian import (gaussian_logpdf, gaussian_mixture_target, gaussian_target,
                        isotropic_mixture_target, mixture_moments)
 from .grid import GridResult, grid_posterior
 from .importance import ImportanceResult, importance_sample, weight_ess
-from .laplace import LaplaceResult, ModeSlice, laplace_approximation, newton_map, slice_through_mode
+from .laplace import (AscentPath, LaplaceResult, ModeSlice, laplace_approximation, newton_ascent,
+                      newton_map, slice_through_mode)
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
+from .hierarchical import (HierarchicalData, centred_target, hierarchical_data, hierarchical_target,
+                           noncentred_target, parameter_names, to_centred, to_noncentred)
+from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit,
+                                     conditional_moments, exact_draws, hierarchical_reference,
+                                     log_tau_theta_density)
 from .hmc import HMCChainsResult, HMCResult, Trajectory, hmc_chain, leapfrog, run_hmc_chains
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
 from .predictive import (PredictiveBand, gaussian_predictive, posterior_predictive, predictive_band,
                          probit_predictive)
 from .proposals import (Proposal, defensive_mixture, gaussian_proposal, importance_mcse,
                         importance_sample_from, student_t_proposal)
-from .psis import ParetoSmoothedWeights, pareto_smoothed_log_weights
+from .psis import ParetoSmoothedWeights, khat_threshold, pareto_smoothed_log_weights
 from .problem import LogisticData, Target, design_matrix, logistic_posterior, make_data, sigmoid
 from .vi import FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi
 
 __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
-    "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
+    "e_bfmi", "failed_checks", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "isotropic_mixture_target",
     "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "importance_sample", "weight_ess",
-    "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_map", "slice_through_mode",
+    "AscentPath", "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_ascent", "newton_map",
+    "slice_through_mode",
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
+    "HierarchicalData", "centred_target", "hierarchical_data", "hierarchical_target",
+    "noncentred_target", "parameter_names", "to_centred", "to_noncentred",
+    "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "conditional_moments",
+    "exact_draws", "hierarchical_reference",
+    "log_tau_theta_density",
     "HMCChainsResult", "HMCResult", "Trajectory", "hmc_chain", "leapfrog", "run_hmc_chains",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
     "PredictiveBand", "predictive_band", "probit_predictive",
     "Proposal", "defensive_mixture", "gaussian_proposal", "importance_mcse", "importance_sample_from",
     "student_t_proposal",
-    "ParetoSmoothedWeights", "pareto_smoothed_log_weights",
+    "ParetoSmoothedWeights", "khat_threshold", "pareto_smoothed_log_weights",
     "LogisticData", "Target", "design_matrix", "gaussian_predictive", "logistic_posterior", "make_data",
     "posterior_predictive", "sigmoid",
     "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",

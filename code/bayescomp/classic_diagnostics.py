@@ -27,12 +27,12 @@ def potential_scale_reduction(chains):
 
     Notes
     -----
-    With :math:`M` chains of :math:`n` draws, :math:`W` the mean within-chain variance and
-    :math:`B/n` the variance of the chain means,
+    With :math:`M` chains of :math:`N` draws, :math:`W` the mean within-chain variance and
+    :math:`B/N` the variance of the chain means,
 
     .. math::
 
-        \widehat{\mathrm{var}}^+ = \frac{n-1}{n}W + \frac1n B,\qquad
+        \widehat{\mathrm{var}}^+ = \frac{N-1}{N}W + \frac1N B,\qquad
         \hat R = \sqrt{\widehat{\mathrm{var}}^+ / W}
 
     (Gelman et al., 2013, equations 11.3 and 11.4).
@@ -62,9 +62,10 @@ def split_rhat(draws):
 
     Notes
     -----
-    Each chain is cut into halves of :math:`n` draws, and :func:`potential_scale_reduction` is
-    applied to the :math:`M` halves:
-    :math:`\hat R = \sqrt{(\frac{n-1}{n}W + \frac1n B)/W}` (Gelman et al., 2013, equation 11.4).
+    For :math:`M` chains of :math:`N` draws, :func:`potential_scale_reduction` is applied to the
+    :math:`2M` half-chains of :math:`N/2` draws:
+    :math:`\hat R = \sqrt{(\frac{N/2-1}{N/2}W + \frac{1}{N/2} B)/W}`, with :math:`W` and :math:`B`
+    computed from the half-chains (Gelman et al., 2013, equation 11.4).
     On raw draws it can miss a difference in scale and misbehave for heavy tails;
     :func:`bayescomp.rank_normalized_rhat` fixes both.
     """
@@ -82,7 +83,7 @@ def autocorrelation(x):
     Returns
     -------
     ndarray, shape (chain, draw, param)
-        :math:`\rho(k)` for lags :math:`k = 0, \dots, n-1`; :math:`\rho(0) = 1`.
+        :math:`\rho(t)` for lags :math:`t = 0, \dots, N-1`; :math:`\rho(0) = 1`.
     """
     x, _ = check_draws(x, min_chains=1, min_draws=2)
     acov = lagged_products(x - x.mean(axis=1, keepdims=True))
@@ -103,14 +104,16 @@ def effective_sample_size(draws):
 
     Notes
     -----
-    Each chain's autocorrelation :math:`\rho(k)` is taken around that chain's own mean and
-    averaged over chains. The pairs :math:`\rho(2k-1)+\rho(2k)`, :math:`k = 1, 2, \dots`, are
-    added until one is negative: Geyer's (1992) initial positive sequence, shifted to start at
+    Each chain's autocorrelation :math:`\rho(t)` at lag :math:`t` is taken around that chain's own
+    mean and averaged over chains. The pairs :math:`\rho(2k-1)+\rho(2k)`, :math:`k = 1, 2, \dots`,
+    are added until one is negative: Geyer's (1992) initial positive sequence, shifted to start at
     lag 1 instead of lag 0. Then
 
     .. math::
 
-        \mathrm{ESS} = \frac{MN}{1 + 2\sum_{k\ge1}\rho(k)}.
+        \mathrm{ESS} = \frac{MN}{1 + 2\sum_{t\ge1}\rho(t)},
+
+    summed over the lags of the kept pairs, for :math:`M` chains of :math:`N` draws.
 
     Because each chain is centred on its own mean, chains that sit in different places each look
     well mixed; :func:`bayescomp.ess_mean` measures the autocorrelation against the pooled

@@ -18,12 +18,16 @@ in which case each function returns a float instead of an array.
 """
 import numpy as np
 
-from ._chains import lagged_products, per_param, positive_pair_count, split_chains
+from ._chains import check_draws, lagged_products, per_param, positive_pair_count, split_chains
 from ._special import beta_quantile, normal_quantile
 from .classic_diagnostics import potential_scale_reduction
 
 # Tail ESS looks at the 5% and 95% quantiles (Vehtari et al., 2021, section 4.3).
 TAIL_PROBS = (0.05, 0.95)
+# Working rules: R-hat and ESS from Vehtari et al. (2021), E-BFMI from Betancourt (2016).
+RHAT_THRESHOLD = 1.01
+ESS_THRESHOLD = 400
+EBFMI_THRESHOLD = 0.3
 # An MCSE is the half-width of a central interval of probability 0.6827: +-1 sd of a normal.
 _ONE_SD = (0.1586553, 0.8413447)
 
@@ -81,12 +85,13 @@ def rank_normalized_rhat(draws):
 
     Notes
     -----
-    Split every chain in half, giving :math:`M` chains of :math:`n` draws. Replace each draw by the
-    normal score of its rank among all :math:`S = Mn` draws,
-    :math:`z = \Phi^{-1}\big((r - 3/8)/(S + 1/4)\big)`, and compute
-    :math:`\hat R = \sqrt{(B/W + n - 1)/n}` on the :math:`z`, with :math:`W` the mean
-    within-chain variance and :math:`B = n\,\mathrm{Var}(\bar z_m)`. Repeat on the folded draws
-    :math:`|\theta - \operatorname{median}\theta|` and report the larger value
+    For :math:`M` chains of :math:`N` draws, split every chain in half, giving :math:`2M`
+    half-chains of :math:`N/2` draws. Replace each draw by the normal score of its rank
+    :math:`r` among all :math:`S = MN` draws, :math:`z = \Phi^{-1}\big((r - 3/8)/(S + 1/4)\big)`,
+    and apply :func:`~bayescomp.classic_diagnostics.potential_scale_reduction` to the :math:`z` of
+    the half-chains: :math:`\hat R = \sqrt{(B/W + N/2 - 1)/(N/2)}`, with :math:`W` the mean
+    within-half-chain variance and :math:`B = (N/2)\,\mathrm{Var}(\bar z_m)`. Repeat on the folded
+    draws :math:`|\theta - \operatorname{median}\theta|` and report the larger value
     (Vehtari et al., 2021, section 4.2). Ranks make it work for heavy tails; folding catches chains
     that agree in location but not in scale.
     """
@@ -96,7 +101,7 @@ def rank_normalized_rhat(draws):
 def _geyer_tau(rho):
     r"""Integrated autocorrelation time by Geyer's (1992) initial positive and monotone sequence.
 
-    ``rho`` holds :math:`\hat\rho_t` for lags :math:`t = 0, \dots, n-1` with
+    ``rho`` holds :math:`\hat\rho_t` for every lag :math:`t = 0, 1, \dots` of the chains, with
     :math:`\hat\rho_0 = 1`; the result is :math:`\hat\tau = -1 + 2\sum_{k<K} P_k + \hat\rho_{2K}`,
     with :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}` and the truncation and edge rules of Stan
     and ArviZ.
@@ -195,9 +200,9 @@ def ess_tail(draws):
 
     Notes
     -----
-    For :math:`\alpha \in \{0.05, 0.95\}`, let :math:`\hat q_\alpha` be the empirical quantile of
-    all draws and :math:`I_\alpha = \mathbb 1(\theta \le \hat q_\alpha)`; then
-    :math:`\mathrm{ESS}_{\text{tail}} = \min_\alpha \mathrm{ESS}(I_\alpha)`, each computed on the
+    For :math:`\gamma \in \{0.05, 0.95\}`, let :math:`\hat Q_\gamma` be the empirical quantile of
+    all draws and :math:`I_\gamma = \mathbb 1(\theta \le \hat Q_\gamma)`; then
+    :math:`\mathrm{ESS}_{\text{tail}} = \min_\gamma \mathrm{ESS}(I_\gamma)`, each computed on the
     split chains as in :func:`ess_bulk`, without ranks (Vehtari et al., 2021, section 4.3). It
     tells how well the chains pin down the 90% interval.
     """
@@ -219,7 +224,7 @@ def ess_mean(draws):
 
 def ess_quantile(draws, prob):
     r"""Effective sample size for the ``prob`` quantile: the ESS of the indicator
-    :math:`\mathbb 1(\theta \le \hat q_{\text{prob}})` on the split chains.
+    :math:`\mathbb 1(\theta \le \hat Q_{\text{prob}})` on the split chains.
 
     Parameters and returned shape are those of :func:`ess_bulk`, plus ``prob`` in (0, 1).
     """
@@ -270,13 +275,14 @@ def mcse_quantile(draws, prob):
 
     Notes
     -----
-    The empirical CDF at the true quantile :math:`q_p` estimates :math:`p` with the precision of
-    :math:`\mathrm{ESS}(\mathbb 1(\theta\le q_p))` independent draws, so its uncertainty is about
-    :math:`\mathrm{Beta}(\mathrm{ESS}\,p + 1, \mathrm{ESS}(1-p) + 1)`. The 15.9% and 84.1% points
-    :math:`a_1, a_2` of that Beta, read off the sorted draws :math:`\theta_{(1)} \le \dots \le
-    \theta_{(S)}`, give :math:`\mathrm{MCSE} = (\theta_{(\lceil a_2 S\rceil)} -
-    \theta_{(\lfloor a_1 S\rfloor)})/2` (Vehtari et al., 2021, section 4.4; as in ArviZ and
-    posterior).
+    With :math:`\gamma` = ``prob``, the empirical CDF at the true quantile :math:`Q_\gamma`
+    estimates :math:`\gamma` with the precision of :math:`\mathrm{ESS}(\mathbb 1(\theta\le
+    Q_\gamma))` independent draws, so its uncertainty is about
+    :math:`\mathrm{Beta}(\mathrm{ESS}\,\gamma + 1, \mathrm{ESS}(1-\gamma) + 1)`. The 15.9% and
+    84.1% points :math:`a_1, a_2` of that Beta, read off the sorted draws
+    :math:`\theta_{(1)} \le \dots \le \theta_{(S)}`, give
+    :math:`\mathrm{MCSE} = (\theta_{(\lceil a_2 S\rceil)} - \theta_{(\lfloor a_1 S\rfloor)})/2`
+    (Vehtari et al., 2021, section 4.4; as in ArviZ and posterior).
     """
     prob = _check_prob(prob)
     return per_param(lambda x: _mcse_quantile(x, prob), draws)
@@ -287,3 +293,64 @@ def _check_prob(prob):
     if not 0.0 < value < 1.0:
         raise ValueError(f"prob must be a number in (0, 1); got {prob!r}")
     return value
+
+
+def e_bfmi(energies):
+    r"""Energy Bayesian fraction of missing information of each HMC chain.
+
+    Parameters
+    ----------
+    energies : array_like, shape (chain, draw)
+        The total energy :math:`\mathcal H` kept at each step
+        (:attr:`bayescomp.HMCChainsResult.energies`).
+
+    Returns
+    -------
+    ndarray, shape (chain,)
+
+    Notes
+    -----
+    .. math::
+
+        \text{E-BFMI} = \frac{\frac{1}{N-1}\sum_{n=2}^{N}(E_n - E_{n-1})^2}
+                             {\frac{1}{N-1}\sum_{n=1}^{N}(E_n - \bar E)^2}.
+
+    Resampling the momentum is HMC's only way to change energy level. When that step moves
+    the energy much less than the energy varies across the posterior (E-BFMI below about 0.3),
+    the chain explores the energy levels slowly, as happens in the neck of a funnel
+    (Betancourt, 2016; ArviZ's ``bfmi``).
+    """
+    energies, _ = check_draws(energies, min_chains=1, min_draws=4)
+    energies = energies[..., 0]
+    jumps = np.diff(energies, axis=1)
+    return (jumps**2).mean(axis=1) / energies.var(axis=1, ddof=1)
+
+
+def failed_checks(draws, divergent=None, energies=None):
+    """The production checks that a run fails, by name, in a fixed order.
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param)
+    divergent : array_like of bool, optional
+        Divergence flags of an HMC run (:attr:`bayescomp.HMCChainsResult.divergent`).
+    energies : array_like, shape (chain, draw), optional
+        The energies of an HMC run, for E-BFMI.
+
+    Returns
+    -------
+    list of str
+        Any of "R-hat" (rank-normalized R-hat above :data:`RHAT_THRESHOLD` for some parameter),
+        "ESS" (bulk or tail ESS below :data:`ESS_THRESHOLD`), "divergences" (any) and "E-BFMI"
+        (below :data:`EBFMI_THRESHOLD` for some chain); empty when the run passes.
+    """
+    failed = []
+    if np.max(rank_normalized_rhat(draws)) > RHAT_THRESHOLD:
+        failed.append("R-hat")
+    if min(np.min(ess_bulk(draws)), np.min(ess_tail(draws))) < ESS_THRESHOLD:
+        failed.append("ESS")
+    if divergent is not None and np.any(divergent):
+        failed.append("divergences")
+    if energies is not None and np.min(e_bfmi(energies)) < EBFMI_THRESHOLD:
+        failed.append("E-BFMI")
+    return failed

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import as_finite_array, chain_settings, generator, positive_float, positive_int
+from ._portable_math import sum_last_axis
 
 
 class Trajectory(NamedTuple):
@@ -28,7 +29,7 @@ class Trajectory(NamedTuple):
 
 
 class HMCResult(NamedTuple):
-    """One HMC chain.
+    r"""One HMC chain.
 
     Attributes
     ----------
@@ -39,14 +40,22 @@ class HMCResult(NamedTuple):
     n_gradient_evals : int
         Gradient evaluations, ``1 + n_steps * n_leapfrog``: the cost to compare samplers by.
     energy_errors : ndarray, shape (n_steps,)
-        :math:`H(\\text{end}) - H(\\text{start})` of each trajectory; 0 for exact dynamics, NaN or
-        inf for a divergent one.
+        :math:`\mathcal H(\text{end}) - \mathcal H(\text{start})` of each trajectory; 0 for exact
+        dynamics, inf when the end point overflowed.
+    divergent : ndarray of bool, shape (n_steps,)
+        Trajectories whose energy error exceeded :data:`DIVERGENCE_THRESHOLD` (see
+        :func:`hmc_chain`); each was rejected.
+    energies : ndarray, shape (n_steps,)
+        The total energy :math:`\mathcal H` of the state kept after each step, for E-BFMI
+        (:func:`bayescomp.e_bfmi`).
     """
 
     draws: np.ndarray
     accept_rate: float
     n_gradient_evals: int
     energy_errors: np.ndarray
+    divergent: np.ndarray
+    energies: np.ndarray
 
 
 class HMCChainsResult(NamedTuple):
@@ -59,14 +68,24 @@ class HMCChainsResult(NamedTuple):
         ``(chain, draw, param)``, and each chain's acceptance rate over all its steps.
     n_gradient_evals : int
         Gradient evaluations summed over the chains, warm-up included.
-    energy_errors : ndarray, shape (chain, n_steps)
-        Every trajectory's energy error, warm-up included.
+    energy_errors, divergent, energies : ndarray, shape (chain, n_steps)
+        As in :class:`HMCResult`, for every step, warm-up included.
+    divergent_starts : ndarray, shape (n_divergent, d)
+        The state each divergent trajectory left from (warm-up included), in order of chain
+        and step: where the sampler met curvature its step size could not follow.
     """
 
     draws: np.ndarray
     accept_rates: np.ndarray
     n_gradient_evals: int
     energy_errors: np.ndarray
+    divergent: np.ndarray
+    energies: np.ndarray
+    divergent_starts: np.ndarray
+
+
+# An energy error above this marks a divergent transition, as in Stan (max_deltaH) and PyMC (Emax).
+DIVERGENCE_THRESHOLD = 1000.0
 
 
 def _check_dynamics(position, step_size, n_leapfrog, mass, position_name="start"):
@@ -115,16 +134,17 @@ def leapfrog(grad_log_density, position, momentum, step_size, n_leapfrog, mass=N
 
     Notes
     -----
-    With potential energy :math:`U(\theta) = -\log\tilde p(\theta)` and step :math:`\epsilon`,
+    With potential energy :math:`U(\theta) = -\log\tilde p(\theta)`, momentum :math:`r` and
+    step :math:`h`,
 
     .. math::
 
-        p \leftarrow p + \tfrac\epsilon2\nabla\log\tilde p(\theta),\quad
-        \theta \leftarrow \theta + \epsilon M^{-1}p,\quad
-        p \leftarrow p + \tfrac\epsilon2\nabla\log\tilde p(\theta).
+        r \leftarrow r + \tfrac h2\nabla\log\tilde p(\theta),\quad
+        \theta \leftarrow \theta + h M^{-1}r,\quad
+        r \leftarrow r + \tfrac h2\nabla\log\tilde p(\theta).
 
     The map preserves volume and is reversible: negating the final momentum and integrating
-    again returns to the start. Its energy error is :math:`O(\epsilon^2)` over a fixed
+    again returns to the start. Its energy error is :math:`O(h^2)` over a fixed
     trajectory length (Duane et al., 1987; Neal, 2011, section 5.2.3).
     """
     position, step_size, n_leapfrog, inverse_mass = _check_dynamics(position, step_size,
@@ -138,12 +158,32 @@ def leapfrog(grad_log_density, position, momentum, step_size, n_leapfrog, mass=N
 
 
 def _kinetic(momentum, inverse_mass):
-    return 0.5 * np.sum(inverse_mass * momentum**2)
+    # Summed in a fixed order (see bayescomp._portable_math), over the last axis.
+    return 0.5 * sum_last_axis(inverse_mass * momentum**2)
 
 
-def _transition(state, momentum, log_u, log_density, grad_log_density, dynamics):
-    """One HMC step from ``state = (position, potential, grad)``; returns the next state,
-    the energy error and whether the trajectory's end was accepted."""
+def hmc_transition(log_density, grad_log_density, state, momentum, log_u, dynamics):
+    r"""One HMC step of one chain or of several in lockstep.
+
+    Parameters
+    ----------
+    log_density, grad_log_density : callable
+        Vectorized over leading axes.
+    state : tuple of ndarray
+        ``(position, potential, grad)``: shapes ``(..., d)``, ``(...)``, ``(..., d)``, with
+        ``potential = -log_density(position)``.
+    momentum : ndarray, shape (..., d)
+    log_u : ndarray, shape (...)
+        :math:`\log u` with :math:`u \sim U(0, 1)`.
+    dynamics : tuple
+        ``(step_size, n_leapfrog, inverse_mass)``.
+
+    Returns
+    -------
+    state : tuple of ndarray
+        The next ``(position, potential, grad)``.
+    energy_error, accepted, divergent, energy : ndarray, shape (...)
+    """
     position, potential, grad = state
     step_size, n_leapfrog, inverse_mass = dynamics
     for end, end_momentum, end_grad in _leapfrog_steps(grad_log_density, position, momentum,
@@ -151,12 +191,43 @@ def _transition(state, momentum, log_u, log_density, grad_log_density, dynamics)
                                                        inverse_mass):
         pass  # only the trajectory's end is proposed
     end_potential = -log_density(end)
-    energy_error = ((end_potential + _kinetic(end_momentum, inverse_mass))
-                    - (potential + _kinetic(momentum, inverse_mass)))
-    # Metropolis test on exp(-H); a NaN energy error (a divergence) compares False: rejected.
-    if log_u < -energy_error:
-        return (end, end_potential, end_grad), energy_error, True
-    return state, energy_error, False
+    start_energy = potential + _kinetic(momentum, inverse_mass)
+    end_energy = end_potential + _kinetic(end_momentum, inverse_mass)
+    # An overflowed end point (NaN energy) counts as an infinite energy error.
+    energy_error = np.where(np.isnan(end_energy), np.inf, end_energy - start_energy)
+    # Metropolis test on exp(-H): accept with probability min(1, exp(-energy error)).
+    accepted = log_u < -energy_error
+    keep = accepted[..., None]
+    state = (np.where(keep, end, position), np.where(accepted, end_potential, potential),
+             np.where(keep, end_grad, grad))
+    energy = np.where(accepted, end_energy, start_energy)
+    return state, energy_error, accepted, energy_error > DIVERGENCE_THRESHOLD, energy
+
+
+def _run(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs, mass):
+    """Run one chain per row of ``starts`` in lockstep; return per-chain records."""
+    position, step_size, n_leapfrog, inverse_mass = _check_dynamics(starts[0], step_size,
+                                                                    n_leapfrog, mass)
+    n_chain, dim = starts.shape
+    momentum_scale = np.sqrt(1.0 / inverse_mass)
+    state = (starts, -log_density(starts), grad_log_density(starts))
+    draws = np.empty((n_chain, n_steps, dim))
+    records = {name: np.empty((n_chain, n_steps)) for name in ("error", "energy")}
+    accepted, divergent = (np.zeros((n_chain, n_steps), dtype=bool) for _ in range(2))
+    momentum, log_u = np.empty((n_chain, dim)), np.empty(n_chain)
+    # A divergent trajectory may overflow; it is then rejected, so NumPy need not warn.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for step in range(n_steps):
+            # Each chain's own generator: the momentum first, then the uniform.
+            for c, rng in enumerate(rngs):
+                momentum[c] = momentum_scale * rng.standard_normal(dim)
+                log_u[c] = np.log(rng.random())
+            state, error, accepted[:, step], divergent[:, step], energy = hmc_transition(
+                log_density, grad_log_density, state, momentum, log_u,
+                (step_size, n_leapfrog, inverse_mass))
+            draws[:, step], records["error"][:, step], records["energy"][:, step] = \
+                state[0], error, energy
+    return draws, accepted, records["error"], divergent, records["energy"]
 
 
 def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_steps, rng,
@@ -166,12 +237,12 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
     Parameters
     ----------
     log_density : callable
-        ``theta (d,) -> float``, an unnormalized log target.
+        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized over leading axes.
     grad_log_density : callable
-        ``theta (d,) -> (d,)``.
+        ``theta (..., d) -> (..., d)``.
     start : array_like, shape (d,)
     step_size : float
-        Leapfrog step :math:`\epsilon > 0`.
+        Leapfrog step :math:`h > 0`.
     n_leapfrog : int
         Leapfrog steps per trajectory, :math:`L \ge 1`.
     n_steps : int
@@ -186,44 +257,35 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
 
     Notes
     -----
-    Each step draws a fresh momentum :math:`p \sim N(0, M)` (``standard_normal(d)`` first), then
+    Each step draws a fresh momentum :math:`r \sim N(0, M)` (``standard_normal(d)`` first), then
     :math:`u \sim U(0,1)`, runs :math:`L` leapfrog steps (:func:`leapfrog`) to
-    :math:`(\theta', p')`, and moves when
+    :math:`(\theta', r')`, and moves when
 
     .. math::
 
-        \log u < -\big[H(\theta', p') - H(\theta, p)\big],\qquad
-        H(\theta, p) = -\log\tilde p(\theta) + \tfrac12 p^\top M^{-1} p .
+        \log u < -\big[\mathcal H(\theta', r') - \mathcal H(\theta, r)\big],\qquad
+        \mathcal H(\theta, r) = -\log\tilde p(\theta) + \tfrac12 r^\top M^{-1} r .
 
     Because the leapfrog map is reversible and preserves volume, this leaves
-    :math:`\exp(-H)` invariant, and so :math:`p(\theta)` (Duane et al., 1987; Neal, 2011,
-    section 5.3.2). A trajectory that overflows is rejected; its energy error is stored as
-    NaN or inf.
+    :math:`\exp(-\mathcal H)` invariant, and so :math:`p(\theta)` (Duane et al., 1987; Neal,
+    2011, section 5.3.2). A trajectory whose energy error exceeds
+    :data:`DIVERGENCE_THRESHOLD` (1000, as in Stan and PyMC) is flagged *divergent*: the
+    integrator has left the region where it tracks the dynamics, usually because the step is
+    too large for the local curvature (Betancourt, 2017, section 6.2). Like Stan's static HMC,
+    this checks the trajectory's end, where the test is made anyway; NUTS checks every step.
     """
-    position, step_size, n_leapfrog, inverse_mass = _check_dynamics(start, step_size,
-                                                                    n_leapfrog, mass)
-    n_steps = positive_int(n_steps, "n_steps")
-    rng = generator(rng)
-    momentum_scale = np.sqrt(1.0 / inverse_mass)
-    state = (position, -log_density(position), grad_log_density(position))
-    draws, energy_errors = np.empty((n_steps, position.size)), np.empty(n_steps)
-    n_accepted = 0
-    # A divergent trajectory may overflow; it is then rejected, so NumPy need not warn.
-    with np.errstate(over="ignore", invalid="ignore"):
-        for step in range(n_steps):
-            momentum = momentum_scale * rng.standard_normal(position.size)
-            log_u = np.log(rng.random())
-            state, energy_errors[step], accepted = _transition(
-                state, momentum, log_u, log_density, grad_log_density,
-                (step_size, n_leapfrog, inverse_mass))
-            n_accepted += accepted
-            draws[step] = state[0]
-    return HMCResult(draws, n_accepted / n_steps, 1 + n_steps * n_leapfrog, energy_errors)
+    start = as_finite_array(start, "start", ndim=1)
+    draws, accepted, errors, divergent, energies = _run(
+        log_density, grad_log_density, start[None], step_size, n_leapfrog,
+        positive_int(n_steps, "n_steps"), [generator(rng)], mass)
+    n_leapfrog = positive_int(n_leapfrog, "n_leapfrog")
+    return HMCResult(draws[0], float(accepted[0].mean()), 1 + int(n_steps) * n_leapfrog,
+                     errors[0], divergent[0], energies[0])
 
 
 def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs,
                    n_warmup=0, mass=None):
-    """Run one HMC chain per start, each with its own generator.
+    """Run one HMC chain per start, each with its own generator, all in lockstep.
 
     Parameters
     ----------
@@ -237,11 +299,20 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     -------
     HMCChainsResult
         Draws of shape ``(chain, n_steps - n_warmup, d)``.
+
+    Notes
+    -----
+    The chains advance together, one vectorized gradient call per leapfrog step for all of
+    them, but each uses only its own generator, in the order of :func:`hmc_chain`; so chain
+    ``c`` is the chain :func:`hmc_chain` gives from ``starts[c]`` and ``rngs[c]`` (bit for bit
+    when the target's arithmetic does not depend on the batch, as the hierarchical targets').
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
-    chains = [hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_steps,
-                        rng, mass) for start, rng in zip(starts, rngs)]
-    return HMCChainsResult(np.stack([c.draws[n_warmup:] for c in chains]),
-                           np.array([c.accept_rate for c in chains]),
-                           sum(c.n_gradient_evals for c in chains),
-                           np.stack([c.energy_errors for c in chains]))
+    draws, accepted, errors, divergent, energies = _run(
+        log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs, mass)
+    # Where each divergent trajectory started: the state before its step.
+    before = np.concatenate([starts[:, None], draws[:, :-1]], axis=1)
+    n_leapfrog = positive_int(n_leapfrog, "n_leapfrog")
+    return HMCChainsResult(draws[:, n_warmup:], accepted.mean(axis=1),
+                           len(starts) * (1 + n_steps * n_leapfrog), errors, divergent,
+                           energies, before[divergent])

@@ -10,6 +10,7 @@ from matplotlib.patches import Ellipse
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
 from .colors import CYCLE, METHOD_COLORS, PALETTE
+from .hierarchical_reference import log_tau_theta_density
 
 
 def setup_figures():
@@ -153,9 +154,56 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
     expected = values.shape[1] / n_bins
     for chain, chain_ranks in enumerate(ranks):
         counts, _ = np.histogram(chain_ranks, bins=edges)
-        ax.step(edges[:-1], counts, where="post", linewidth=1.0, label=f"chain {chain + 1}")
+        # stairs draws every bin, the last one included, from its left edge to its right edge.
+        ax.stairs(counts, edges, linewidth=1.0, label=f"chain {chain + 1}")
     ax.axhline(expected, color=METHOD_COLORS["grid"], linewidth=0.8, linestyle=":",
                label="uniform")
     ax.set_xlabel(f"rank of {label}" if label else "rank among all draws")
     ax.set_ylabel("draws per bin")
+    return ax
+
+
+def plot_funnel(ax, reference, group=0, theta_range=(-30.0, 45.0), log_tau_range=(-6.0, 4.0),
+                n_levels=6):
+    r"""Contours of the exact joint density of :math:`(\theta_j, \log\tau)` (the funnel).
+
+    Levels are spaced evenly on the log scale, from the peak down to :math:`e^{-8}` of it, so
+    the narrow neck at small :math:`\tau` shows as well as the wide mouth.
+    """
+    theta = np.linspace(*theta_range, 301)
+    keep = (reference.log_tau_grid >= log_tau_range[0]) & (reference.log_tau_grid <= log_tau_range[1])
+    density = log_tau_theta_density(reference, group, theta)[keep]
+    levels = density.max() * np.exp(-np.linspace(8.0, 0.5, n_levels))
+    ax.contour(theta, reference.log_tau_grid[keep], density, levels=levels,
+               colors=METHOD_COLORS["grid"], linewidths=0.8)
+    ax.set_xlim(theta_range)
+    ax.set_ylim(log_tau_range)
+    ax.set_xlabel(rf"$\theta_{{{group + 1}}}$")
+    ax.set_ylabel(r"$\log\tau$")
+    return ax
+
+
+def plot_log_tau_marginal(ax, reference, samples=(), labels=(), colors=(),
+                          log_tau_range=(-6.0, 4.0), orientation="horizontal"):
+    r"""The exact density of :math:`\log\tau` and, for comparison, histograms of draws.
+
+    With ``orientation="vertical"`` the density runs along the y axis, to sit beside
+    :func:`plot_funnel` with a shared :math:`\log\tau` axis.
+    """
+    bins = np.linspace(*log_tau_range, 41)
+    vertical = orientation == "vertical"
+    for values, label, color in zip(samples, labels, colors):
+        ax.hist(np.ravel(values), bins=bins, density=True, histtype="step", color=color,
+                label=label, orientation="horizontal" if vertical else "vertical", linewidth=1.2)
+    keep = (reference.log_tau_grid >= log_tau_range[0]) & (reference.log_tau_grid <= log_tau_range[1])
+    grid, density = reference.log_tau_grid[keep], reference.log_tau_density[keep]
+    ax.plot(*((density, grid) if vertical else (grid, density)), color=METHOD_COLORS["grid"],
+            linewidth=1.5, label="exact")
+    if vertical:
+        ax.set_xlabel(r"density of $\log\tau$")
+        ax.set_ylim(log_tau_range)
+    else:
+        ax.set_xlabel(r"$\log\tau$")
+        ax.set_ylabel("density")
+        ax.set_xlim(log_tau_range)
     return ax

@@ -13,7 +13,7 @@ import numpy as np
 from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_float,
                       positive_int)
 from .gaussian import gaussian_logpdf
-from .importance import ImportanceResult, weighted_result
+from .importance import weighted_result
 
 
 class Proposal(NamedTuple):

@@ -8,10 +8,24 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, positive_float
+from ._checks import as_finite_array, positive_float, positive_int
 
 # The fit needs a few tail points to say anything (ArviZ gives up below 5).
 MIN_TAIL = 5
+
+
+def khat_threshold(n_draws):
+    r"""The largest trustworthy :math:`\hat k` for ``n_draws`` draws:
+    :math:`\min(1 - 1/\log_{10} S,\ 0.7)`.
+
+    Notes
+    -----
+    Below it, the Pareto-smoothed estimate's error falls at close to the usual
+    :math:`S^{-1/2}` rate; above it, ``n_draws`` is too small for the tail the weights have
+    (Vehtari et al., 2024, section 3.2.4). For :math:`S \ge 2{,}155` it is 0.7.
+    """
+    n_draws = positive_int(n_draws, "n_draws", minimum=2)
+    return min(1.0 - 1.0 / np.log10(n_draws), 0.7)
 
 
 class ParetoSmoothedWeights(NamedTuple):

@@ -235,3 +235,18 @@ def test_psis_bad_log_weights(log_weights, message):
 def test_psis_bad_relative_ess():
     with pytest.raises(ValueError, match="relative_ess must be a finite number > 0"):
         bc.pareto_smoothed_log_weights(np.zeros(100), relative_ess=0.0)
+
+
+def test_failed_checks_names_each_failed_rule_and_nothing_else():
+    good = ar1_chains(0.3, 4, 2000, 20)[..., None]
+    assert bc.failed_checks(good) == []
+    assert bc.failed_checks(CHAIN_CASES["shifted means"]()) == ["R-hat", "ESS"]
+    sticky = ar1_chains(0.995, 4, 2000, 21)[..., None]
+    assert "ESS" in bc.failed_checks(sticky)
+    divergent = np.zeros((4, 2000), dtype=bool)
+    divergent[2, 10] = True
+    assert bc.failed_checks(good, divergent) == ["divergences"]
+    # Energies that barely move between iterations: E-BFMI near 0.
+    slow_energy = np.cumsum(np.random.default_rng(22).normal(size=(4, 2000)), axis=1)
+    assert bc.failed_checks(good, energies=slow_energy) == ["E-BFMI"]
+    assert bc.failed_checks(good, energies=np.random.default_rng(23).normal(size=(4, 2000))) == []

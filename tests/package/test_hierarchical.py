@@ -1,0 +1,273 @@
+"""The hierarchical model (eight schools): its two targets, the exact 1-D quadrature reference,
+exact draws, and the CPU-independent arithmetic the HMC runs rely on."""
+import numpy as np
+import pytest
+
+import bayescomp as bc
+from bayescomp import _portable_math as pm
+
+DATA = bc.hierarchical_data()
+REFERENCE = bc.hierarchical_reference(DATA)
+
+
+def random_points(n, seed):
+    """Points around the posterior bulk in either form, log tau spread over [-3, 3]."""
+    points = np.random.default_rng(seed).normal(size=(n, 10))
+    points[:, 0] = 4 + 3 * points[:, 0]
+    points[:, 1] *= 1.5
+    return points
+
+
+# --- the targets ------------------------------------------------------------------------------
+@pytest.mark.parametrize("form", bc.hierarchical.FORMS)
+def test_gradient_matches_central_differences(form):
+    target = bc.hierarchical_target(DATA, form)
+    step = 1e-6
+    for theta in random_points(20, 1):
+        numeric = [(target.log_density(theta + step * e) - target.log_density(theta - step * e))
+                   / (2 * step) for e in np.eye(10)]
+        np.testing.assert_allclose(target.grad_log_density(theta), numeric, rtol=1e-6,
+                                   atol=1e-6)
+
+
+@pytest.mark.parametrize("form", bc.hierarchical.FORMS)
+def test_neg_hessian_matches_differences_of_the_gradient(form):
+    target = bc.hierarchical_target(DATA, form)
+    step = 1e-6
+    for theta in random_points(10, 2):
+        numeric = -np.array([(target.grad_log_density(theta + step * e)
+                              - target.grad_log_density(theta - step * e)) / (2 * step)
+                             for e in np.eye(10)])
+        np.testing.assert_allclose(target.neg_hessian(theta), numeric, rtol=1e-5, atol=1e-5)
+
+
+def test_both_forms_are_one_posterior_up_to_the_jacobian():
+    # p_centred(mu, u, theta) |d theta / d eta| = p_noncentred(mu, u, eta), |d theta/d eta| = tau^J.
+    centred, noncentred = bc.centred_target(DATA), bc.noncentred_target(DATA)
+    points = random_points(50, 3)
+    gap = (centred.log_density(points) + DATA.y.size * points[:, 1]
+           - noncentred.log_density(bc.to_noncentred(points)))
+    np.testing.assert_allclose(gap, gap[0], atol=1e-9)
+    np.testing.assert_allclose(bc.to_centred(bc.to_noncentred(points), "non-centred"), points,
+                               rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("form", bc.hierarchical.FORMS)
+def test_a_batch_gives_the_same_bits_as_single_points(form):
+    target = bc.hierarchical_target(DATA, form)
+    points = random_points(40, 4)  # more than the small-array fast path handles
+    for function in (target.log_density, target.grad_log_density):
+        np.testing.assert_array_equal(function(points), np.array([function(p) for p in points]))
+
+
+def test_the_centred_density_has_no_maximum():
+    # Along theta_j = mu and tau -> 0 the log density grows like -(J - 1) log tau.
+    target = bc.centred_target(DATA)
+    points = np.full((4, 10), 4.0)
+    points[:, 1] = [0.0, -5.0, -10.0, -20.0]
+    values = target.log_density(points)
+    assert np.all(np.diff(values) > 0)
+    np.testing.assert_allclose(np.diff(values) / -np.diff(points[:, 1]), DATA.y.size - 1,
+                               rtol=0.01)
+
+
+# --- portable arithmetic ------------------------------------------------------------------------
+def test_portable_exp_and_log_are_within_two_units_in_the_last_place():
+    x = np.random.default_rng(5).uniform(-740, 709, 50_000)
+    ulp = np.abs(pm.exp(x) - np.exp(x)) / np.spacing(np.exp(x))
+    assert ulp.max() <= 2
+    y = np.exp(np.random.default_rng(6).uniform(-740, 709, 50_000))
+    assert np.max(np.abs(pm.log(y) - np.log(y)) / np.spacing(np.abs(np.log(y)))) <= 2
+
+
+def test_portable_functions_give_the_same_bits_on_scalars_small_and_large_arrays():
+    x = np.r_[np.random.default_rng(7).uniform(-800, 800, 100), np.nan, np.inf, -np.inf, 0.0]
+    for function, values in ((pm.exp, x), (pm.log, np.abs(x))):
+        as_array = function(values)
+        np.testing.assert_array_equal(as_array, [function(v) for v in values])
+        np.testing.assert_array_equal(as_array[:10], function(values[:10]))
+    assert pm.exp(1000.0) == np.inf and pm.exp(-1000.0) == 0.0 and np.isnan(pm.exp(np.nan))
+    assert pm.log(0.0) == -np.inf and np.isnan(pm.log(-1.0)) and pm.log(np.inf) == np.inf
+
+
+def test_portable_sum_adds_left_to_right():
+    values = np.array([[1e16, 1.0, -1e16, 1.0]])
+    assert pm.sum_last_axis(values)[0] == ((1e16 + 1.0) - 1e16) + 1.0
+    assert pm.sum_last_axis(values[0]) == pm.sum_last_axis(values)[0]
+
+
+# --- the exact reference ------------------------------------------------------------------------
+def reference_numbers(reference):
+    return np.r_[reference.mean, reference.sd, reference.noncentred_mean,
+                 reference.noncentred_sd, reference.prob_tau_below_1]
+
+
+@pytest.mark.parametrize("settings", [
+    dict(n_nodes=16_001),                                      # twice as fine
+    dict(log_tau_range=(-40.0, 14.0), n_nodes=10_801),         # wider, same spacing
+])
+def test_the_quadrature_has_converged_to_1e_8(settings):
+    other = bc.hierarchical_reference(DATA, **settings)
+    np.testing.assert_allclose(reference_numbers(other), reference_numbers(REFERENCE), rtol=0,
+                               atol=1e-8)
+
+
+def test_a_coarse_or_narrow_grid_is_visibly_worse():
+    # The convergence test above can fail: too short a range misses the tail of log tau.
+    narrow = bc.hierarchical_reference(DATA, log_tau_range=(-6.0, 4.0), n_nodes=2001)
+    assert np.abs(reference_numbers(narrow) - reference_numbers(REFERENCE)).max() > 1e-4
+
+
+def test_the_density_of_log_tau_integrates_to_one_and_the_cdf_ends_at_one():
+    spacing = np.diff(REFERENCE.log_tau_grid)[0]
+    assert REFERENCE.log_tau_cdf[-1] == pytest.approx(1.0, abs=1e-12)
+    assert np.trapezoid(REFERENCE.log_tau_density, dx=spacing) == pytest.approx(1.0, abs=1e-12)
+    zero = np.argmin(np.abs(REFERENCE.log_tau_grid))
+    assert REFERENCE.log_tau_cdf[zero] == pytest.approx(REFERENCE.prob_tau_below_1, abs=1e-6)
+
+
+def test_exact_draws_agree_with_the_quadrature_within_their_monte_carlo_error():
+    draws = bc.exact_draws(DATA, REFERENCE, 400_000, np.random.default_rng(8))
+    n = len(draws)
+    z_means = (draws.mean(axis=0) - REFERENCE.mean) / (draws.std(axis=0) / np.sqrt(n))
+    centred = draws - draws.mean(axis=0)
+    variance = centred.var(axis=0)
+    se_variance = np.sqrt(((centred**4).mean(axis=0) - variance**2) / n)
+    z_variances = (variance - REFERENCE.sd**2) / se_variance
+    p = REFERENCE.prob_tau_below_1
+    z_p = ((draws[:, 1] < 0).mean() - p) / np.sqrt(p * (1 - p) / n)
+    eta = bc.to_noncentred(draws)[:, 2:]
+    z_eta = (eta.mean(axis=0) - REFERENCE.noncentred_mean[2:]) / (eta.std(axis=0) / np.sqrt(n))
+    assert np.abs(np.r_[z_means, z_variances, z_p, z_eta]).max() < 4.5
+
+
+def test_the_audit_of_exact_draws_is_near_zero_and_of_a_shifted_set_is_not():
+    draws = bc.exact_draws(DATA, REFERENCE, 100_000, np.random.default_rng(9))
+    assert np.abs(bc.audit(REFERENCE, draws).errors).max() < 0.03
+    shifted = draws + np.r_[0.0, 0.5, np.zeros(8)]
+    assert bc.audit(REFERENCE, shifted).errors[1] == pytest.approx(0.5 / REFERENCE.sd[1],
+                                                                   abs=0.03)
+
+
+def test_joint_density_of_log_tau_and_theta_integrates_to_the_marginal():
+    coarse = bc.hierarchical_reference(DATA, n_nodes=801)  # 801 nodes are enough for this check
+    theta = np.linspace(-300, 350, 13_001)
+    joint = bc.log_tau_theta_density(coarse, 0, theta)
+    np.testing.assert_allclose(np.trapezoid(joint, theta, axis=1), coarse.log_tau_density,
+                               rtol=0, atol=1e-9 * coarse.log_tau_density.max())
+
+
+def test_the_reference_matches_arviz_stored_nuts_runs():
+    # ArviZ ships NUTS runs of this very model (PyMC, the same priors). The non-centred run
+    # agrees with the quadrature within its MCSE; the centred run under-explores the neck.
+    az = pytest.importorskip("arviz")
+    p = REFERENCE.prob_tau_below_1
+    for name in ("non_centered_eight", "centered_eight"):
+        posterior = az.load_arviz_data(name).posterior
+        log_tau = np.log(posterior["tau"].values)
+        below = (log_tau < 0).astype(float)
+        if name == "non_centered_eight":
+            columns = [posterior["mu"].values, log_tau] + [posterior["theta"].values[..., j]
+                                                            for j in range(8)]
+            for k, draws in enumerate(columns):
+                z = (draws.mean() - REFERENCE.mean[k]) / bc.mcse_mean(draws)
+                assert abs(z) < 4, (k, z)
+            assert abs(below.mean() - p) / bc.mcse_mean(below) < 4
+        else:
+            assert below.mean() < p / 3
+
+
+# --- methods on this model ----------------------------------------------------------------------
+def starts(form, n_chains=4, seed=70):
+    draws = bc.exact_draws(DATA, REFERENCE, n_chains, np.random.default_rng(seed))
+    return draws if form == "centred" else bc.to_noncentred(draws)
+
+
+def test_lockstep_chains_are_the_single_chains_bit_for_bit():
+    target = bc.centred_target(DATA)
+    mass = 1 / REFERENCE.sd**2
+    both = bc.run_hmc_chains(target.log_density, target.grad_log_density, starts("centred", 2),
+                             0.3, 7, 60, [np.random.default_rng(s) for s in (1, 2)], mass=mass)
+    second = bc.hmc_chain(target.log_density, target.grad_log_density, starts("centred", 2)[1],
+                          0.3, 7, 60, np.random.default_rng(2), mass=mass)
+    np.testing.assert_array_equal(both.draws[1], second.draws)
+    np.testing.assert_array_equal(both.divergent[1], second.divergent)
+    np.testing.assert_array_equal(both.energies[1], second.energies)
+
+
+def test_hmc_diverges_in_the_centred_funnel_and_not_in_the_noncentred_form():
+    results = {}
+    for form in bc.hierarchical.FORMS:
+        target = bc.hierarchical_target(DATA, form)
+        sd = REFERENCE.sd if form == "centred" else REFERENCE.noncentred_sd
+        results[form] = bc.run_hmc_chains(
+            target.log_density, target.grad_log_density, starts(form), 0.4, 5, 400,
+            [np.random.default_rng(90 + c) for c in range(4)], 100, mass=1 / sd**2)
+    centred, noncentred = results["centred"], results["non-centred"]
+    assert centred.divergent.mean() > 0.02 and not noncentred.divergent.any()
+    # Divergent means an energy error above the threshold; each such trajectory was rejected.
+    np.testing.assert_array_equal(centred.divergent,
+                                  centred.energy_errors > bc.hmc.DIVERGENCE_THRESHOLD)
+    assert len(centred.divergent_starts) == centred.divergent.sum()
+    # The divergences start in the neck: below the posterior's median log tau.
+    assert np.median(centred.divergent_starts[:, 1]) < np.median(centred.draws[..., 1])
+
+
+def test_newton_ascent_climbs_into_the_centred_neck_and_finds_the_noncentred_mode():
+    centred, noncentred = bc.centred_target(DATA), bc.noncentred_target(DATA)
+    path = bc.newton_ascent(centred.log_density, centred.grad_log_density, centred.neg_hessian,
+                            REFERENCE.mean, 40)
+    assert not path.converged and np.all(np.diff(path.log_density) > 0)
+    assert path.points[-1, 1] < -4 and path.log_density[-1] > 30
+    path = bc.newton_ascent(noncentred.log_density, noncentred.grad_log_density,
+                            noncentred.neg_hessian, np.zeros(10), 60)
+    assert path.converged
+    assert np.all(np.linalg.eigvalsh(noncentred.neg_hessian(path.points[-1])) > 0)
+
+
+def test_newton_ascent_agrees_with_newton_on_the_logistic_posterior(lecture):
+    target = lecture.target
+    path = bc.newton_ascent(target.log_density, target.grad_log_density, target.neg_hessian,
+                            np.zeros(2), 30)
+    assert path.converged
+    np.testing.assert_allclose(path.points[-1], lecture.laplace.mean, rtol=1e-10)
+
+
+def test_e_bfmi_matches_arviz():
+    az = pytest.importorskip("arviz")
+    energies = np.cumsum(np.random.default_rng(10).normal(size=(3, 500)), axis=1)
+    np.testing.assert_allclose(bc.e_bfmi(energies), az.bfmi(energies), rtol=1e-12)
+
+
+def test_khat_threshold():
+    assert bc.khat_threshold(100) == pytest.approx(0.5)
+    assert bc.khat_threshold(1000) == pytest.approx(1 - 1 / 3)
+    assert bc.khat_threshold(10_000) == 0.7
+
+
+# --- bad input ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("call, message", [
+    (lambda: bc.hierarchical_data(y=[[1.0, 2.0]]), "y must be a 1-D array"),
+    (lambda: bc.hierarchical_data(y=[1.0, np.nan], sigma=[1.0, 1.0]),
+     "y must contain only finite values"),
+    (lambda: bc.hierarchical_data(y=[1.0, 2.0], sigma=[1.0]), r"sigma must have shape \(2,\)"),
+    (lambda: bc.hierarchical_data(y=[1.0, 2.0], sigma=[1.0, 0.0]), "sigma must be > 0"),
+    (lambda: bc.hierarchical_data(mu_prior_sd=-1), "mu_prior_sd must be a finite number > 0"),
+    (lambda: bc.hierarchical_data(tau_prior_scale=0), "tau_prior_scale must be a finite number"),
+    (lambda: bc.hierarchical_target(DATA, "centered"), "form must be one of"),
+    (lambda: bc.centred_target(DATA).log_density(np.zeros(9)), r"theta must have shape \(\.\.\., 10\)"),
+    (lambda: bc.hierarchical_reference(DATA, log_tau_range=(1.0, 5.0)),
+     "log_tau_range must be .* low < 0 < high"),
+    (lambda: bc.hierarchical_reference(DATA, n_nodes=8000), "n_nodes must put a node at log tau = 0"),
+    (lambda: bc.hierarchical_reference(DATA, n_nodes=2), "n_nodes must be an integer >= 3"),
+    (lambda: bc.exact_draws(DATA, REFERENCE, 0, np.random.default_rng(0)),
+     "n_draws must be an integer >= 1"),
+    (lambda: bc.audit(REFERENCE, np.zeros((5, 10)), np.ones(4) / 4), "weights must have one entry"),
+    (lambda: bc.khat_threshold(1), "n_draws must be an integer >= 2"),
+    (lambda: bc.e_bfmi(np.zeros((2, 3))), "draws must have at least 4 draws per chain"),
+    (lambda: bc.newton_ascent(*bc.centred_target(DATA)[:3], np.zeros(10), 5, tolerance=0),
+     "tolerance must be a finite number > 0"),
+])
+def test_bad_input_gets_a_clear_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
