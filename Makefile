@@ -1,110 +1,141 @@
 # Two commands for a newcomer:  `make book` builds the website, `make test` runs every test.
+# `make help` lists every target.
+#
 # Both set themselves up first. With no virtual environment active they create `.venv/` in the
 # checkout (stock Debian/Ubuntu Python refuses system-wide pip installs, PEP 668) and install
-# the locked packages for their use into it; with one active, they install into that one.
-# Front-end files come from the npm registry (tools/package-lock.json), chromium from Debian.
+# the locked packages for their use into it; with one active, they install into that one; with
+# PYTHON=<venv>/bin/python, into that venv. Front-end files come from the npm registry
+# (tools/npm/package-lock.json), chromium from Debian.
 #
 # Three locked installs for three uses (regenerate them all with `make locks`):
 #   requirements.txt              reader: JupyterLab with MyST and RISE, numpy, matplotlib
 #   tools/requirements/build.txt  build:  the reader set + Jupyter Book 1.x and its extensions
 #   tools/requirements/test.txt   test:   the build set + pytest, nbval, ArviZ, Playwright
+#
+# Python under tools/ and tests/ runs as modules from this folder (`python -m tools.slides.build`),
+# so every part imports the chapter list from tools/toc.py, which reads _toc.yml.
 
 SITE := _build/html
-ifdef VIRTUAL_ENV
+SLIDES := _build/slides_out/slides
+ifeq ($(origin PYTHON),command line)
+# PYTHON=/path/to/venv/bin/python: use that virtual environment (checked in env-*).
+ENV := $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(PYTHON)))))
+else ifdef VIRTUAL_ENV
 ENV := $(VIRTUAL_ENV)
+PYTHON := $(ENV)/bin/python
 else
 ENV := $(CURDIR)/.venv
-endif
 PYTHON := $(ENV)/bin/python
+endif
 BOOTSTRAP_PYTHON ?= python3
 LOCK_reader := requirements.txt
 LOCK_build := tools/requirements/build.txt
 LOCK_test := tools/requirements/test.txt
-PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider
-NBVAL := --nbval chapters --nbval-sanitize-with tools/nbval_sanitize.cfg
+NPM_DIR := tools/npm
 
-.PHONY: book test lab locks outputs env-reader env-build env-test npm assets slides unit nbval browser \
-        reader-check benchmark clean widgets widgets-benchmark
+# Every test lives under tests/ (see tests/__init__.py); the parts below are its folders, and
+# nbval re-executes the chapters. tests/skips.py turns any unexplained skip into a failure.
+PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips
+NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
+UNIT_TESTS := tests/package tests/engine tests/book
+BROWSER_TESTS := tests/browser
+
+.PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
+        nbval browser golden reader-check benchmark clean widgets
+
+help: ## list the targets
+	@echo "make book   builds the website (with decks and handouts); make test runs every test."
+	@grep -E '^[a-z][a-z -]*:.*## ' $(MAKEFILE_LIST) \
+	  | sed -E 's/^([a-z -]+):.*## (.*)$$/\1\t\2/' \
+	  | awk -F '\t' '{ printf "  %-26s %s\n", $$1, $$2 }'
 
 # A venv with a lock installed; the copy of the lock in the venv says it is current, so a second
 # run installs nothing.
-env-reader env-build env-test:
+env-reader env-build env-test: ## install the reader, build or test lock into the venv
+ifeq ($(origin PYTHON),command line)
+	@test -x "$(PYTHON)" || { echo "PYTHON=$(PYTHON) does not exist or is not executable." >&2; exit 2; }
+	@test -f "$(ENV)/pyvenv.cfg" || { \
+	  echo "PYTHON=$(PYTHON) is not the python of a virtual environment (no $(ENV)/pyvenv.cfg)." >&2; \
+	  echo "Pass a venv's python (PYTHON=/path/to/venv/bin/python), activate a venv, or pass no" >&2; \
+	  echo "PYTHON at all and the commands set up .venv/ in this checkout." >&2; exit 2; }
+else
 	@test -x $(PYTHON) || $(BOOTSTRAP_PYTHON) -m venv $(ENV)
+endif
 	@cmp -s $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock || { \
 	  echo "Installing the locked $(@:env-%=%) set into $(ENV) ..."; \
 	  $(PYTHON) -m pip install -q -r $(LOCK_$(@:env-%=%)) && \
 	  cp $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock; }
 
-npm:
-	@test tools/node_modules/.package-lock.json -nt tools/package-lock.json \
-	  || npm ci --prefix tools --no-audit --no-fund --silent
+npm: ## install the pinned front-end files (tools/npm/node_modules)
+	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
+	  || npm ci --prefix $(NPM_DIR) --no-audit --no-fund --silent
 
 # Front-end files the site serves itself (never a CDN): MathJax 3 as one self-contained file.
-assets: npm
+assets: npm ## copy MathJax for the website into _build/vendor
 	mkdir -p _build/vendor/mathjax
-	cp tools/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
+	cp $(NPM_DIR)/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
 
-# The live figures: one classic-script bundle (esbuild, from the pinned tools/node_modules) and
-# the package's data script beside it, in _build/widgets (pages and decks copy them from there).
-widgets: env-reader npm
-	node code/widgets/build.mjs _build/widgets
+# The live figures: the package's data script, and one classic-script bundle beside it (esbuild,
+# from the pinned node_modules), in _build/widgets (pages and decks copy them from there).
+widgets: env-reader npm ## build the live figures' bundle and data script into _build/widgets
 	$(PYTHON) -m bayescomp.widgets _build/widgets
+	node code/widgets/build.mjs _build/widgets
 
 # Decks, then their PDF handouts (one slide per page), printed offline by Debian's chromium.
-slides: env-build npm widgets
-	$(PYTHON) tools/build_slides.py --out _build/slides_out/slides
-	bash tools/install_chromium.sh
-	$(PYTHON) tools/print_handouts.py _build/slides_out/slides
+slides: env-build npm widgets ## build the lecture decks and their PDF handouts
+	$(PYTHON) -m tools.slides.build --out $(SLIDES)
+	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.slides.handouts $(SLIDES)
 
-book: env-build assets slides widgets
+book: env-build assets slides widgets ## build the website into _build/html (decks included)
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
 	@echo "Website: $(SITE)/index.html"
 
 # The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
-lab: env-reader widgets
+lab: env-reader widgets ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-unit: env-test
-	$(PYTEST) code/tests
+test: env-test slides ## run every test (after `make book`)
+	bash tools/scripts/install_chromium.sh
+	$(PYTEST) tests $(NBVAL)
 
-nbval: env-test
+unit: env-test ## the package, the widgets' engine and the stored chapters (no browser)
+	$(PYTEST) $(UNIT_TESTS)
+
+nbval: env-test ## re-execute every chapter and compare its stored outputs
 	$(PYTEST) $(NBVAL)
 
-browser: env-test slides
-	bash tools/install_chromium.sh
-	$(PYTEST) tools/test_slides.py tools/test_site.py tools/test_jupyterlab.py tools/test_rise.py \
-		tools/test_widgets_browser.py
+browser: env-test slides ## the browser checks: website, decks, JupyterLab, RISE, widgets
+	bash tools/scripts/install_chromium.sh
+	$(PYTEST) $(BROWSER_TESTS)
 
-test: env-test slides
-	bash tools/install_chromium.sh
-	$(PYTEST) code/tests tools/test_outputs.py tools/test_slides.py tools/test_site.py \
-		tools/test_jupyterlab.py tools/test_rise.py tools/test_widgets_browser.py $(NBVAL)
+# The engine's golden values for `npm test` in code/widgets (make test writes its own).
+golden: env-reader ## write the widgets' golden values to _build/widgets/golden.json
+	$(PYTHON) -m tests.engine.golden
 
 # After changing bayescomp: re-execute every chapter from a fresh kernel and store its outputs.
-outputs: env-test
-	$(PYTHON) tools/execute_chapters.py
+outputs: env-test ## re-execute every chapter and store its outputs
+	$(PYTHON) -m tools.scripts.execute_chapters
 
 # Proves the reader install is enough: a fresh reader-only venv runs every chapter.
-reader-check:
-	bash tools/check_reader_env.sh
+reader-check: ## check that requirements.txt alone runs every chapter
+	bash tools/scripts/check_reader_env.sh
 
 # Regenerate the three locks, top down, so the reader and build sets pin exactly the versions
 # the test set pins.
 UV_COMPILE := uv pip compile --universal --python-version 3.11 --fork-strategy fewest --custom-compile-command "make locks"
-locks:
+locks: ## regenerate the three locks (needs uv)
 	$(UV_COMPILE) tools/requirements/test.in -o $(LOCK_test)
 	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
 
 # Timings as ratios measured side by side in one run (the machine is shared and noisy).
-benchmark: env-test
-	$(PYTHON) tools/benchmark.py
-	$(PYTHON) code/benchmarks/plain_numpy_lecture.py
+benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)
+	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.benchmarks.stages
+	$(PYTHON) -m tools.benchmarks.plain_numpy_lecture
+	$(PYTHON) -m tools.benchmarks.widgets
 
-# The live figures' speed in headless chromium (the README's widget figures).
-widgets-benchmark: env-test npm
-	$(PYTHON) code/widgets/benchmark.py
-
-clean:
+clean: ## delete _build
 	rm -rf _build

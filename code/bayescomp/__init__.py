@@ -12,7 +12,8 @@ from .display import show_source
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
 from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, failed_checks,
                           mcse_mean, mcse_quantile, rank_normalized_rhat)
-from .gaussian import gaussian_logpdf, gaussian_mixture_target, gaussian_target, mixture_moments
+from .gaussian import (gaussian_logpdf, gaussian_mixture_target, gaussian_target,
+                       isotropic_mixture_target, mixture_moments)
 from .grid import GridResult, grid_posterior
 from .importance import (ImportanceResult, LogNormalizerEstimate, importance_sample,
                          log_normalizer_estimate, weight_ess, weight_second_moment_within)
@@ -39,7 +40,8 @@ __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
     "e_bfmi", "failed_checks", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",
-    "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "mixture_moments", "GridResult", "grid_posterior",
+    "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "isotropic_mixture_target",
+    "mixture_moments", "GridResult", "grid_posterior",
     "ImportanceResult", "LogNormalizerEstimate", "importance_sample", "log_normalizer_estimate",
     "weight_ess", "weight_second_moment_within",
     "AscentPath", "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_ascent", "newton_map",

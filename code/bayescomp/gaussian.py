@@ -70,8 +70,67 @@ def gaussian_target(mean, cov):
     return Target(log_density, grad_log_density, neg_hessian, mean.size)
 
 
+def isotropic_mixture_target(weights, means, sds):
+    r"""A normalized mixture of isotropic Gaussians in ``d`` dimensions: several modes, known moments.
+
+    Parameters
+    ----------
+    weights : array_like, shape (k,)
+        Non-negative, summing to one.
+    means : array_like, shape (k, d)
+    sds : array_like, shape (k,)
+        Positive; component ``j`` has covariance ``sds[j]**2 * I``.
+
+    Returns
+    -------
+    Target
+        On parameters of shape ``(..., d)``. The density is normalized, so ``log_density`` is
+        exact, not just up to a constant.
+
+    Notes
+    -----
+    :math:`p(\theta) = \sum_j \pi_j N(\theta; \mu_j, \sigma_j^2 I)`. With responsibilities
+    :math:`r_j(\theta) \propto \pi_j N(\theta;\mu_j,\sigma_j^2 I)` and component scores
+    :math:`s_j = -(\theta-\mu_j)/\sigma_j^2`, :math:`\nabla\log p = \sum_j r_j s_j` and
+    :math:`-\nabla^2\log p = \sum_j r_j (I/\sigma_j^2 - s_j s_j^\top) + \bar s \bar s^\top`,
+    with :math:`\bar s = \sum_j r_j s_j`.
+    """
+    weights = probability_vector(weights, "weights")
+    means = as_finite_array(means, "means", shape=(weights.size, None))
+    sds = as_finite_array(sds, "sds", shape=weights.shape)
+    if np.any(sds <= 0):
+        raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
+    dim = means.shape[1]
+
+    def parts(theta):
+        # Per component: log(pi_j N(theta; mu_j, sd_j^2 I)) and the score s_j, shape (..., k, d).
+        centred = as_finite_array(theta, "theta")[..., None, :] - means
+        log_parts = (np.log(weights) - 0.5 * np.sum(centred**2, axis=-1) / sds**2
+                     - dim * np.log(sds * np.sqrt(2 * np.pi)))
+        return log_parts, -centred / sds[:, None] ** 2
+
+    def log_density(theta):
+        return np.logaddexp.reduce(parts(theta)[0], axis=-1)
+
+    def grad_log_density(theta):
+        log_parts, scores = parts(theta)
+        resp = np.exp(log_parts - np.logaddexp.reduce(log_parts, axis=-1)[..., None])
+        return np.sum(resp[..., None] * scores, axis=-2)
+
+    def neg_hessian(theta):
+        theta = as_finite_array(theta, "theta", shape=(dim,))
+        log_parts, scores = parts(theta)
+        resp = np.exp(log_parts - np.logaddexp.reduce(log_parts))
+        mean_score = resp @ scores
+        second = sum(r * (np.eye(dim) / sd**2 - np.outer(s, s))
+                     for r, s, sd in zip(resp, scores, sds))
+        return second + np.outer(mean_score, mean_score)
+
+    return Target(log_density, grad_log_density, neg_hessian, dim)
+
+
 def gaussian_mixture_target(weights, means, sds):
-    r"""A one-dimensional Gaussian mixture: a multimodal target with known moments.
+    r"""A one-dimensional Gaussian mixture: the ``d = 1`` case of :func:`isotropic_mixture_target`.
 
     Parameters
     ----------
@@ -83,49 +142,30 @@ def gaussian_mixture_target(weights, means, sds):
     Returns
     -------
     Target
-        On parameters of shape ``(..., 1)``. The density is normalized, so ``log_density``
-        is exact, not just up to a constant.
+        On parameters of shape ``(..., 1)``, normalized.
 
     Notes
     -----
     :math:`p(\theta) = \sum_j \pi_j N(\theta; \mu_j, \sigma_j^2)`, with mean
-    :math:`\sum_j\pi_j\mu_j` and variance :math:`\sum_j\pi_j(\sigma_j^2+\mu_j^2) - \text{mean}^2`.
+    :math:`\sum_j\pi_j\mu_j` and variance :math:`\sum_j\pi_j(\sigma_j^2+\mu_j^2) - \text{mean}^2`
+    (:func:`mixture_moments`).
     """
-    weights = probability_vector(weights, "weights")
-    means = as_finite_array(means, "means", shape=weights.shape)
-    sds = as_finite_array(sds, "sds", shape=weights.shape)
-    if np.any(sds <= 0):
-        raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
-
-    def component_log_densities(theta):
-        z = (np.asarray(theta, dtype=float)[..., :1] - means) / sds
-        return np.log(weights) - 0.5 * z**2 - np.log(sds * np.sqrt(2 * np.pi))
-
-    def log_density(theta):
-        return np.logaddexp.reduce(component_log_densities(theta), axis=-1)
-
-    def responsibilities(theta):
-        log_parts = component_log_densities(theta)
-        return np.exp(log_parts - log_density(theta)[..., None])
-
-    def grad_log_density(theta):
-        theta = np.asarray(theta, dtype=float)
-        scores = -(theta[..., :1] - means) / sds**2
-        return np.sum(responsibilities(theta) * scores, axis=-1, keepdims=True)
-
-    def neg_hessian(theta):
-        # d2/dtheta2 log p = E_r[score^2 - 1/sd^2] - (E_r[score])^2 under responsibilities r.
-        theta = as_finite_array(theta, "theta", shape=(1,))
-        resp = responsibilities(theta)
-        scores = -(theta - means) / sds**2
-        second = np.sum(resp * (scores**2 - 1 / sds**2)) - np.sum(resp * scores) ** 2
-        return np.array([[-second]])
-
-    return Target(log_density, grad_log_density, neg_hessian, 1)
+    means = as_finite_array(means, "means", ndim=1)
+    return isotropic_mixture_target(weights, means[:, None], sds)
 
 
 def mixture_moments(weights, means, sds):
-    """Mean and variance of a 1-D Gaussian mixture (the forward-KL Gaussian fit)."""
+    r"""Mean and (co)variance of a Gaussian mixture: the Gaussian that minimizes forward KL.
+
+    With ``means`` of shape ``(k,)`` (one dimension) the mean and the variance, as numbers; with
+    ``means`` of shape ``(k, d)`` (isotropic components, as :func:`isotropic_mixture_target`)
+    the mean vector and the covariance matrix
+    :math:`\sum_j \pi_j\,(\sigma_j^2 I + (\mu_j - m)(\mu_j - m)^\top)`.
+    """
     weights, means, sds = (np.asarray(a, dtype=float) for a in (weights, means, sds))
     mean = weights @ means
-    return mean, weights @ (sds**2 + means**2) - mean**2
+    if means.ndim == 1:
+        return mean, weights @ (sds**2 + means**2) - mean**2
+    centred = means - mean
+    spread = np.einsum("j,jk,jl->kl", weights, centred, centred)
+    return mean, spread + (weights @ sds**2) * np.eye(means.shape[1])

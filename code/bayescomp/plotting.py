@@ -7,19 +7,10 @@ Okabe-Ito colour-blind-safe palette.
 import numpy as np
 from matplotlib.patches import Ellipse
 
+# The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
+# reach them as plotting.PALETTE and plotting.METHOD_COLORS.
+from .colors import CYCLE, METHOD_COLORS, PALETTE
 from .hierarchical_reference import log_tau_theta_density
-
-# Okabe and Ito (2008): distinguishable under the common forms of colour blindness.
-PALETTE = {
-    "black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
-    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
-}
-# One colour per method, used in every chapter so a reader learns them once.
-METHOD_COLORS = {
-    "grid": PALETTE["black"], "map": PALETTE["orange"], "importance": PALETTE["purple"],
-    "mcmc": PALETTE["sky"], "laplace": PALETTE["blue"], "vi": PALETTE["vermillion"],
-    "target": PALETTE["black"], "proposal": PALETTE["green"],
-}
 
 
 def setup_figures():
@@ -37,9 +28,7 @@ def setup_figures():
         "figure.facecolor": "white",
         "savefig.facecolor": "white",
         "axes.facecolor": "white",
-        # Yellow goes last: it is the hardest to see on white.
-        "axes.prop_cycle": cycler(color=[PALETTE[k] for k in ("orange", "sky", "green", "blue",
-                                                              "vermillion", "purple", "yellow")]),
+        "axes.prop_cycle": cycler(color=[PALETTE[k] for k in CYCLE]),
         "figure.figsize": (6.4, 4.0),
         "axes.spines.top": False,
         "axes.spines.right": False,

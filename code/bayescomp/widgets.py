@@ -2,14 +2,18 @@
 
 The widgets are JavaScript (``code/widgets/``): a DOM-free engine that recomputes every method
 in the browser, and drawing code apart from it. Everything they start from comes from here, so
-nothing is typed twice: the data set, the lecture's settings, the two-mode target, the controls'
-ranges and presets, and the figures' palette (:func:`widget_data`). The website and the decks
-load that dictionary as a script written at build time (:func:`write_data_script`); in
-JupyterLab the same bundle is shown through ``anywidget`` (:func:`metropolis` and friends),
-with the dictionary passed straight from the kernel.
+nothing is typed twice: the widgets' names, the data set, the lecture's settings, the two-mode
+target, the controls' ranges and presets, the thresholds that colour a readout good or bad, and
+the figures' palette (:func:`widget_data`). The website and the decks load that dictionary as a
+script written at build time (:func:`write_data_script`); in JupyterLab the same bundle is shown
+through ``anywidget`` (:func:`metropolis` and friends), with the dictionary passed straight from
+the kernel.
 
-``anywidget`` is imported only when a widget is displayed, so ``import bayescomp`` works
-without it.
+The widgets' names are those of the functions that show them in Jupyter, with dashes:
+:func:`posterior_explorer` shows ``posterior-explorer`` (:data:`WIDGETS`).
+
+Neither matplotlib nor ``anywidget`` is imported here until a widget is displayed, so
+``import bayescomp`` and :func:`widget_data` work without them.
 """
 import json
 import os
@@ -18,11 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array
+from .colors import METHOD_COLORS, PALETTE
+from .gaussian import isotropic_mixture_target
 from .lecture import LectureSettings, lecture_problem
-from .problem import Target
 
-WIDGETS = ("posterior-explorer", "importance-sampling", "metropolis", "laplace-vi")
 BUNDLE_NAME = "bayescomp-widgets.js"
 DATA_NAME = "bayescomp-widgets-data.js"
 
@@ -38,18 +41,35 @@ class TwoModeSettings(NamedTuple):
     means: tuple = ((-2.0, 0.0), (2.0, 0.0))
     sds: tuple = (0.6, 0.6)
     bounds: tuple = ((-5.0, 5.0), (-3.0, 3.0))
-    broad_sd: float = 3.0          # the "prior" of a defensive mixture on this target
+    fallback_sd: float = 3.0       # the fallback N(0, 3^2 I) of a defensive mixture on this target
 
 
 class WidgetSettings(NamedTuple):
-    """Ranges, defaults and presets of the widgets' controls."""
+    """Ranges, defaults and presets of the widgets' controls, and the thresholds of their readouts.
+
+    The thresholds colour a readout good or bad, in the widgets and in their tests alike:
+
+    - ``khat_max``: PSIS k-hat below 0.7, the weights' tail is light enough to trust the estimate
+      (Vehtari et al., 2024);
+    - ``rhat_max``: split R-hat below 1.01, the chains agree (Vehtari et al., 2021);
+    - ``error_mcse_max``: an estimate within 4 MCSE of the grid's answer is consistent with it.
+      If the MCSE is right, the error over the MCSE is about N(0, 1): beyond 3 with probability
+      0.27%, beyond 4 with 0.006%. The widgets look often: a Metropolis run of 12,000 steps at
+      the default speed refreshes its diagnostics about 50 times, about 100 looks over the two
+      parameters, and early on the MCSE itself is uncertain (its ESS comes from few draws). At 3
+      a healthy run could warn in up to a quarter of runs (fewer, as successive looks are
+      correlated); at 4, in under 1%, while the failures the widgets show (a proposal that
+      never sees a mode) stand tens of MCSE off.
+    """
 
     prior_sd_range: tuple = (0.25, 10.0)
     n_obs_range: tuple = (5, 80)
     grid_margin_sd: float = 5.0        # the grid box covers the MAP +- this many Laplace sds
     grid_snap: float = 0.5             # box edges beyond the lecture's box snap outward to this
     grid_edge_tolerance: float = 1e-3  # ... and widen where the density at an edge exceeds this x peak
+    grid_max_widenings: int = 4        # ... at most this many times
     drag_resolution: int = 81          # grid points per axis while a control is dragged
+    curve_blocks: int = 60             # the drawn predictive pools the grid into about 60 x 60 blocks
     newton_max_steps: int = 60         # the explorer's MAP: Newton until it stops moving
     x_star: float = 1.0
     is_draws: int = 2_000
@@ -59,7 +79,7 @@ class WidgetSettings(NamedTuple):
     is_narrow_centre: tuple = (-2.0, 0.0)   # chapter 2's narrow proposal N(-2, 0.7^2) ...
     is_narrow_scale: tuple = (0.7, 0.7)
     is_covering_scale: tuple = (3.0, 3.0)   # ... and its covering one N(0, 3^2)
-    defensive_weight: float = 0.2      # share of the prior in the defensive mixture
+    fallback_weight: float = 0.2       # the fallback's (the prior's) weight in a defensive mixture
     mcmc_scale_range: tuple = (0.05, 10.0)
     mcmc_speed: int = 20               # steps per chain per animation frame
     mcmc_speed_range: tuple = (1, 200)
@@ -73,65 +93,10 @@ class WidgetSettings(NamedTuple):
     vi_start: tuple = (0.8, 0.4)
     vi_two_mode_start: tuple = (1.0, 0.5)
     vi_two_mode_init_sd: float = 0.5
-
-
-def isotropic_mixture_target(weights, means, sds):
-    r"""A normalized mixture of isotropic Gaussians in ``d`` dimensions.
-
-    Parameters
-    ----------
-    weights : array_like, shape (k,)
-        Non-negative, summing to one.
-    means : array_like, shape (k, d)
-    sds : array_like, shape (k,)
-        Positive; component ``j`` has covariance ``sds[j]**2 * I``.
-
-    Returns
-    -------
-    Target
-
-    Notes
-    -----
-    With responsibilities :math:`r_j(\theta) \propto \pi_j N(\theta;\mu_j,\sigma_j^2 I)` and
-    component scores :math:`s_j = -(\theta-\mu_j)/\sigma_j^2`,
-    :math:`\nabla\log p = \sum_j r_j s_j` and
-    :math:`-\nabla^2\log p = \sum_j r_j (I/\sigma_j^2 - s_j s_j^\top) + \bar s \bar s^\top`,
-    with :math:`\bar s = \sum_j r_j s_j`.
-    """
-    weights = as_finite_array(weights, "weights", ndim=1)
-    means = as_finite_array(means, "means", shape=(weights.size, None))
-    sds = as_finite_array(sds, "sds", shape=weights.shape)
-    if np.any(weights < 0) or not np.isclose(weights.sum(), 1.0):
-        raise ValueError("weights must be non-negative and sum to 1")
-    if np.any(sds <= 0):
-        raise ValueError(f"sds must all be > 0; got {sds.tolist()}")
-    dim = means.shape[1]
-
-    def parts(theta):
-        # Per component: log(pi_j N(theta; mu_j, sd_j^2 I)) and the score s_j, shape (..., k, d).
-        centred = as_finite_array(theta, "theta")[..., None, :] - means
-        log_parts = (np.log(weights) - 0.5 * np.sum(centred**2, axis=-1) / sds**2
-                     - dim * np.log(sds * np.sqrt(2 * np.pi)))
-        return log_parts, -centred / sds[:, None] ** 2
-
-    def log_density(theta):
-        return np.logaddexp.reduce(parts(theta)[0], axis=-1)
-
-    def grad_log_density(theta):
-        log_parts, scores = parts(theta)
-        resp = np.exp(log_parts - np.logaddexp.reduce(log_parts, axis=-1)[..., None])
-        return np.sum(resp[..., None] * scores, axis=-2)
-
-    def neg_hessian(theta):
-        theta = as_finite_array(theta, "theta", shape=(dim,))
-        log_parts, scores = parts(theta)
-        resp = np.exp(log_parts - np.logaddexp.reduce(log_parts))
-        mean_score = resp @ scores
-        second = sum(r * (np.eye(dim) / sd**2 - np.outer(s, s))
-                     for r, s, sd in zip(resp, scores, sds))
-        return second + np.outer(mean_score, mean_score)
-
-    return Target(log_density, grad_log_density, neg_hessian, dim)
+    khat_max: float = 0.7
+    rhat_max: float = 1.01
+    error_mcse_max: float = 4.0
+    high_ess_fraction: float = 0.1     # an ESS above this share of the draws looks healthy
 
 
 def two_mode_target(settings=TwoModeSettings()):
@@ -165,14 +130,14 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
     Returns
     -------
     dict
-        ``data`` (features ``x``, labels ``y``), ``lecture`` (the settings), ``widgets``,
-        ``two_modes``, and ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours).
+        ``names`` (the widgets, :data:`WIDGETS`), ``data`` (features ``x``, labels ``y``),
+        ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``, and
+        ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours, :mod:`bayescomp.colors`).
     """
-    from .plotting import METHOD_COLORS, PALETTE  # the figures' colours (matplotlib, on use)
-
     data, _ = lecture_problem(settings)
     return {
         "version": 1,
+        "names": list(WIDGETS),
         "data": {"x": data.x.tolist(), "y": data.y.tolist()},
         "lecture": _plain(settings),
         "widgets": _plain(widgets),
@@ -234,8 +199,9 @@ def _esm():
     return path.read_text(encoding="utf-8") + _ESM_TAIL
 
 
-def _widget(name, start):
-    """An anywidget showing widget ``name``, started from the parameters ``start``."""
+def _widget(show, start):
+    """An anywidget showing the widget that the function ``show`` names, from ``start``."""
+    name = _name(show)
     if name not in WIDGETS:
         raise ValueError(f"name must be one of {WIDGETS}; got {name!r}")
     try:
@@ -255,28 +221,37 @@ def _widget(name, start):
     return BayesCompWidget()
 
 
+def _name(show):
+    """A widget's name: the name of the function that shows it, with dashes."""
+    return show.__name__.replace("_", "-")
+
+
 def posterior_explorer(**params):
     """The exact grid posterior, live: prior sd, number of observations, predictive at x*.
 
     Keyword arguments set the starting state, e.g. ``prior_sd=0.5, n=20, x_star=2``.
     The widget's ``readout`` trait holds what it shows (the grid mean, sds, MAP...).
     """
-    return _widget("posterior-explorer", params)
+    return _widget(posterior_explorer, params)
 
 
 def importance_sampling(**params):
     """Importance sampling with a draggable proposal: ESS, largest weight, Pareto k-hat."""
-    return _widget("importance-sampling", params)
+    return _widget(importance_sampling, params)
 
 
 def metropolis(**params):
     """Random-walk Metropolis from chain starts you click: traces, R-hat, ESS, MCSE."""
-    return _widget("metropolis", params)
+    return _widget(metropolis, params)
 
 
 def laplace_vi(**params):
     """Adam on the ELBO from a start you drag, beside the Laplace approximation."""
-    return _widget("laplace-vi", params)
+    return _widget(laplace_vi, params)
+
+
+# The widgets, in the order the book teaches them: the one list of their names.
+WIDGETS = tuple(map(_name, (posterior_explorer, importance_sampling, metropolis, laplace_vi)))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // Build the widgets' bundle: one classic script (IIFE) that works from file://, minified, with
-// d3 modules from tools/node_modules (pinned in tools/package.json). Also writes a page with
-// all four widgets for trying them out, _build/widgets/demo.html.
+// d3 modules from tools/npm/node_modules (pinned in tools/npm/package.json). Also writes a page with
+// every widget for trying them out, _build/widgets/demo.html.
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
 // The data script beside it comes from the package: python -m bayescomp.widgets OUT_DIR.
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
-const TOOLS = resolve(ROOT, 'tools');
-const esbuild = createRequire(resolve(TOOLS, 'package.json'))('esbuild');
+const NPM = resolve(ROOT, 'tools/npm');
+const esbuild = createRequire(resolve(NPM, 'package.json'))('esbuild');
 const OUT = resolve(process.argv[2] || resolve(ROOT, '_build/widgets'));
 const BUNDLE = 'bayescomp-widgets.js';
 const LIMIT = 200 * 1024;
@@ -26,8 +26,9 @@ await esbuild.build({
   bundle: true,
   format: 'iife',
   minify: true,
+  keepNames: true, // ui/main.js finds a widget's class by its name
   target: ['es2020'],
-  nodePaths: [resolve(TOOLS, 'node_modules')],
+  nodePaths: [resolve(NPM, 'node_modules')],
   banner: { js: banner },
   legalComments: 'none',
   outfile: resolve(OUT, BUNDLE),
@@ -36,7 +37,7 @@ await esbuild.build({
 const size = statSync(resolve(OUT, BUNDLE)).size;
 if (size > LIMIT) throw new Error(`${BUNDLE} is ${size} bytes, over the ${LIMIT}-byte budget`);
 
-const widgets = ['posterior-explorer', 'importance-sampling', 'metropolis', 'laplace-vi'];
+// The demo page lists the widgets the package's data names (no name is typed here).
 writeFileSync(resolve(OUT, 'demo.html'), `<!DOCTYPE html>
 <html lang="en" data-theme="light"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -48,7 +49,15 @@ html[data-theme="dark"] body { background: #121212; color: #e8eaed; }</style>
 </head><body>
 <h1>bayescomp live figures</h1>
 <p><button type="button" onclick="document.documentElement.dataset.theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'">Toggle dark mode</button></p>
-${widgets.map((name) => `<h2>${name}</h2>\n<div data-widget="${name}"></div>`).join('\n')}
+<script>
+for (const name of BayesCompWidgetData.names) {
+  const heading = document.createElement('h2');
+  heading.textContent = name;
+  const placeholder = document.createElement('div');
+  placeholder.dataset.widget = name;
+  document.body.append(heading, placeholder);
+}
+</script>
 </body></html>
 `);
 console.log(`${resolve(OUT, BUNDLE)}: ${(size / 1024).toFixed(1)} KB minified`);

@@ -181,3 +181,40 @@ export function summarize(chains, rhos = null) {
 export function mcse(chains) {
   return summarize(chains).mcse;
 }
+
+/**
+ * Every parameter's summarize(), computed a piece at a time, so that no animation frame carries
+ * all of it: each step() does one job, either the FFT autocorrelations of two chains of one
+ * parameter or, last for that parameter, its summary from those autocorrelations. `kept[a]`
+ * holds each chain's draws of parameter a (views are fine: nothing is copied). When step()
+ * returns true, `result[a]` is exactly summarize(kept[a]), with
+ * params x (ceil(chains / 2) + 1) steps in all.
+ */
+export class StagedDiagnostics {
+  constructor(kept) {
+    kept.forEach(checkChains);
+    this.kept = kept;
+    this.rhos = kept.map(() => []);
+    this.result = kept.map(() => null);
+    this.jobs = [];
+    kept.forEach((chains, a) => {
+      for (let c = 0; c < chains.length; c += 2) this.jobs.push({ a, c });
+      this.jobs.push({ a, summary: true });
+    });
+  }
+
+  get done() {
+    return this.jobs.length === 0;
+  }
+
+  /** Do the next job; true once every parameter is summarized. */
+  step() {
+    const job = this.jobs.shift();
+    if (job) {
+      const chains = this.kept[job.a];
+      if (job.summary) this.result[job.a] = summarize(chains, this.rhos[job.a]);
+      else this.rhos[job.a].push(...autocorrelation(chains.slice(job.c, job.c + 2)));
+    }
+    return this.done;
+  }
+}

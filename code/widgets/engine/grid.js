@@ -164,6 +164,39 @@ export function gridPredictive(grid, xs, minWeight = 0) {
   return out;
 }
 
+/**
+ * The posterior predictive curve for drawing: gridPredictive with the grid's weights first
+ * pooled into about `blocks` x `blocks` blocks, each at its weighted centroid, so that a curve
+ * of many x values stays cheap while a control is dragged. Within a block sigma is nearly
+ * linear, so the error is second order in the block's width (tests/engine bounds it). With
+ * `blocks` at least the grid's size, every block is one point: the exact gridPredictive.
+ */
+export function pooledPredictive(grid, xs, blocks = 60) {
+  const [a0, a1] = grid.axes;
+  const m0 = a0.length;
+  const m1 = a1.length;
+  const k = Math.max(1, Math.ceil(Math.max(m0, m1) / blocks));
+  const out = new Float64Array(xs.length);
+  for (let i0 = 0; i0 < m0; i0 += k) {
+    for (let j0 = 0; j0 < m1; j0 += k) {
+      let w = 0;
+      let c0 = 0;
+      let c1 = 0;
+      for (let i = i0; i < Math.min(i0 + k, m0); i += 1) {
+        for (let j = j0; j < Math.min(j0 + k, m1); j += 1) {
+          const wij = grid.weights[i * m1 + j];
+          w += wij;
+          c0 += wij * a0[i];
+          c1 += wij * a1[j];
+        }
+      }
+      if (!(w > 0)) continue;
+      for (let x = 0; x < xs.length; x += 1) out[x] += w * sigmoid(c0 / w + (c1 / w) * xs[x]);
+    }
+  }
+  return out;
+}
+
 /** The plug-in prediction sigma(theta_0 + theta_1 x) at one parameter value. */
 export function plugInPredictive(theta, xs) {
   return Float64Array.from(xs, (x) => sigmoid(theta[0] + theta[1] * x));
@@ -211,4 +244,23 @@ export function widenBox(box, ratios, tolerance, snap) {
     const grow = Math.ceil((0.5 * (hi - lo)) / snap) * snap;
     return [ratios[2 * a] > tolerance ? lo - grow : lo, ratios[2 * a + 1] > tolerance ? hi + grow : hi];
   });
+}
+
+/**
+ * A grid that holds the posterior: from `box` (usually the coveringBox of the Laplace
+ * approximation), widen each side where the density at the edge exceeds `tolerance` of the
+ * peak, at most `maxWidenings` times. A skewed posterior (few observations, a wide prior) can
+ * outrun a box sized by the Laplace approximation. `gridOn(box)` computes the grid on a box.
+ * Returns { box, grid, widenings }; `edgeRatios(grid)` says whether the last box holds it.
+ */
+export function holdingGrid(box, gridOn, { tolerance, snap, maxWidenings }) {
+  let grid = gridOn(box);
+  let widenings = 0;
+  for (; widenings < maxWidenings; widenings += 1) {
+    const ratios = edgeRatios(grid);
+    if (Math.max(...ratios) <= tolerance) break;
+    box = widenBox(box, ratios, tolerance, snap);
+    grid = gridOn(box);
+  }
+  return { box, grid, widenings };
 }

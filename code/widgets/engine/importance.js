@@ -28,7 +28,7 @@ export function gaussianProposal(mean, cov, factor = chol2(cov)) {
       const z1 = rng.normal();
       return [mean[0] + (factor[0][0] * z0 + factor[0][1] * z1), mean[1] + (factor[1][0] * z0 + factor[1][1] * z1)];
     },
-    logpdf: (x) => gaussianLogpdf(x, mean, cov),
+    logDensity: (x) => gaussianLogpdf(x, mean, cov),
   };
 }
 
@@ -55,7 +55,7 @@ export function studentTProposal(mean, cov, df) {
       const s = 1 / Math.sqrt(chiSquare / df);
       return [mean[0] + s * factor[0][0] * z0, mean[1] + s * (factor[1][0] * z0 + factor[1][1] * z1)];
     },
-    logpdf(x) {
+    logDensity(x) {
       const c0 = x[0] - mean[0];
       const c1 = x[1] - mean[1];
       const m = c0 * (inv[0][0] * c0 + inv[0][1] * c1) + c1 * (inv[1][0] * c0 + inv[1][1] * c1);
@@ -65,21 +65,23 @@ export function studentTProposal(mean, cov, df) {
 }
 
 /**
- * The defensive mixture (1 - share) q + share q0 (Hesterberg, 1995): q0, usually the prior,
- * bounds the weights p~/q by p~/(share q0). A uniform picks the component, then it draws.
+ * The defensive mixture (1 - fallbackWeight) main + fallbackWeight fallback (Hesterberg, 1995),
+ * as the package's defensive_mixture(main, fallback, fallback_weight): a fallback that covers
+ * the target's tails (for a posterior, the prior) bounds the weights p~/q by
+ * p~/(fallbackWeight fallback). A uniform picks the component, then it draws.
  */
-export function defensiveMixture(main, broad, share) {
-  if (!(share > 0 && share < 1)) throw new Error(`share must be in (0, 1); got ${share}`);
-  const logMain = Math.log1p(-share);
-  const logBroad = Math.log(share);
+export function defensiveMixture(main, fallback, fallbackWeight) {
+  if (!(fallbackWeight > 0 && fallbackWeight < 1)) throw new Error(`fallbackWeight must be in (0, 1); got ${fallbackWeight}`);
+  const logMain = Math.log1p(-fallbackWeight);
+  const logFallback = Math.log(fallbackWeight);
   return {
     family: 'defensive',
     mean: main.mean,
     main,
-    broad,
-    share,
-    sample: (rng) => (rng.uniform() < share ? broad.sample(rng) : main.sample(rng)),
-    logpdf: (x) => logAddExp(logMain + main.logpdf(x), logBroad + broad.logpdf(x)),
+    fallback,
+    fallbackWeight,
+    sample: (rng) => (rng.uniform() < fallbackWeight ? fallback.sample(rng) : main.sample(rng)),
+    logDensity: (x) => logAddExp(logMain + main.logDensity(x), logFallback + fallback.logDensity(x)),
   };
 }
 
@@ -108,7 +110,7 @@ export function importanceSample(logDensity, proposal, n, rng) {
     const theta = proposal.sample(rng);
     draws[2 * s] = theta[0];
     draws[2 * s + 1] = theta[1];
-    logWeights[s] = logDensity(theta) - proposal.logpdf(theta);
+    logWeights[s] = logDensity(theta) - proposal.logDensity(theta);
   }
   return weighDraws(draws, logWeights);
 }

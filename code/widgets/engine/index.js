@@ -1,5 +1,5 @@
 // The widgets' numerical engine: no DOM, no global randomness. Everything the widgets show is
-// computed here, and code/widgets/tests checks it against the Python package.
+// computed here, and tests/engine checks it against the Python package.
 export * from './numeric.js';
 export * from './random.js';
 export * from './linalg.js';

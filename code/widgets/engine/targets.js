@@ -8,9 +8,15 @@ export function softplus(x) {
   return x < 0 ? Math.log1p(Math.exp(x)) : x + Math.log1p(Math.exp(-x));
 }
 
-/** The logistic function, exp(-log(1 + e^-z)), which never overflows. */
+/**
+ * The logistic function 1 / (1 + e^-z), written so that exp never overflows: for z < 0 as
+ * e^z / (1 + e^z). One exp per call (the drawn predictive curve makes about 400,000 calls);
+ * equal to the package's exp(-logaddexp(0, -z)) to a few units in the last place.
+ */
 export function sigmoid(z) {
-  return Math.exp(-softplus(-z));
+  if (z >= 0) return 1 / (1 + Math.exp(-z));
+  const e = Math.exp(z);
+  return e / (1 + e);
 }
 
 /**

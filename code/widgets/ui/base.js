@@ -242,7 +242,7 @@ export class Widget {
       } else {
         this.guard(() => this.tick(1));
       }
-      // Frame timings for the benchmark (code/widgets/benchmark.py): work per frame, frame times.
+      // Frame timings for the benchmark (tools/benchmarks/widgets.py): work per frame, frame times.
       const stats = this.frameStats;
       stats.work.push(performance.now() - started);
       stats.frames.push(time);

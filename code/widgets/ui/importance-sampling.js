@@ -22,7 +22,6 @@ export class ImportanceSampling extends Widget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
-      name: 'importance-sampling',
       title: 'Importance sampling: move the proposal',
       hint: 'Drag the proposal’s centre (or focus the plot and use the arrow keys). Disc area = weight.',
     });
@@ -79,7 +78,7 @@ export class ImportanceSampling extends Widget {
     const cov = [[this.scale[0] ** 2, 0], [0, this.scale[1] ** 2]];
     const main = gaussianProposal(this.centre, cov);
     if (this.family === 'student-t') return studentTProposal(this.centre, cov, this.data.widgets.t_df);
-    if (this.family === 'defensive') return defensiveMixture(main, this.targets[this.target].broad, this.data.widgets.defensive_weight);
+    if (this.family === 'defensive') return defensiveMixture(main, this.targets[this.target].fallback, this.data.widgets.fallback_weight);
     if (this.family !== 'gaussian') throw new Error(`unknown proposal family "${this.family}"`);
     return main;
   }
@@ -114,19 +113,20 @@ export class ImportanceSampling extends Widget {
   showReadouts() {
     const r = this.result;
     const k = r.khat;
+    const { khat_max: khatMax, error_mcse_max: errorMax, high_ess_fraction: highEss } = this.data.widgets;
     this.big.set('ess', `${fmt(r.ess, 1)}`);
     this.big.set('fraction', `${fmt((100 * r.ess) / r.n, 1)}%`);
     this.big.set('max', fmt(r.maxWeight, 4));
-    this.big.set('khat', fmt(k, 2), k < 0.7 ? 'bcw-good' : 'bcw-warn');
+    this.big.set('khat', fmt(k, 2), k < khatMax ? 'bcw-good' : 'bcw-warn');
     const truth = this.targets[this.target].grid.mean;
     const z = this.errors();
     this.table.set(['', 'estimate', 'MCSE', 'grid mean', 'error / MCSE'], [0, 1].map((a) => [
-      `θ${'₀₁'[a]}`, fmt(r.mean[a], 3), fmt(r.mcse[a], 3), fmt(truth[a], 3), [fmt(z[a], 1), Math.abs(z[a]) > 3 ? 'bcw-warn' : 'bcw-good'],
+      `θ${'₀₁'[a]}`, fmt(r.mean[a], 3), fmt(r.mcse[a], 3), fmt(truth[a], 3), [fmt(z[a], 1), Math.abs(z[a]) > errorMax ? 'bcw-warn' : 'bcw-good'],
     ]));
     const off = Math.max(...z.map(Math.abs));
     this.say(`${r.n} draws from a ${this.family.replace('-', ' ')} proposal at (${fmt(this.centre[0], 2)}, ${fmt(this.centre[1], 2)}), seed ${this.seed}. `
-      + (off > 3 && r.ess > 0.1 * r.n ? 'High ESS, yet the estimate is many MCSEs off: the proposal misses mass it never sees.'
-        : k >= 0.7 ? 'k̂ ≥ 0.7: the weights’ tail is too heavy to trust the estimate.' : ''));
+      + (off > errorMax && r.ess > highEss * r.n ? 'High ESS, yet the estimate is many MCSEs off: the proposal misses mass it never sees.'
+        : k >= khatMax ? `k̂ ≥ ${khatMax}: the weights’ tail is too heavy to trust the estimate.` : ''));
   }
 
   invalidate() {
@@ -163,7 +163,7 @@ export class ImportanceSampling extends Widget {
     ctx.restore();
     const prop = this.proposal();
     p.ellipse(this.centre, prop.cov, { color: c.proposal, width: 2.5, dash: [8, 5] });
-    if (this.family === 'defensive') p.ellipse(t.broad.mean, t.broad.cov, { color: c.proposal, width: 1.5, dash: [2, 4] });
+    if (this.family === 'defensive') p.ellipse(t.fallback.mean, t.fallback.cov, { color: c.proposal, width: 1.5, dash: [2, 4] });
     p.marker(t.grid.mean[0], t.grid.mean[1], { shape: 'plus', size: 9, color: c.grid, width: 3 });
     p.marker(r.mean[0], r.mean[1], { shape: 'cross', size: 7, color: c.importance, width: 3 });
     p.restore();

@@ -15,7 +15,6 @@ export class LaplaceVI extends Widget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
-      name: 'laplace-vi',
       title: 'Laplace and variational inference: Adam on the ELBO',
       hint: 'Drag the start (or focus the plot and use the arrow keys), then Play.',
     });

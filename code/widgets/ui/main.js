@@ -1,6 +1,10 @@
 // The bundle's entry: mounts every element with data-widget="<name>" once the page has loaded,
 // using the data the package wrote (window.BayesCompWidgetData, from bayescomp-widgets-data.js).
 // In JupyterLab, anywidget calls mountAnywidget() with the data sent by the kernel instead.
+//
+// The widgets' names are the package's (bayescomp.widgets.WIDGETS, published in the data as
+// data.names); none is typed here. The widget named "posterior-explorer" is drawn by the class
+// PosteriorExplorer: the name without its dashes, in any case, is the class's name.
 import * as engine from '../engine/index.js';
 import { ImportanceSampling } from './importance-sampling.js';
 import { LaplaceVI } from './laplace-vi.js';
@@ -8,29 +12,31 @@ import { Metropolis } from './metropolis.js';
 import { PosteriorExplorer } from './posterior-explorer.js';
 import { injectStyle } from './style.js';
 
-const WIDGETS = {
-  'posterior-explorer': PosteriorExplorer,
-  'importance-sampling': ImportanceSampling,
-  metropolis: Metropolis,
-  'laplace-vi': LaplaceVI,
-};
+const CLASSES = [PosteriorExplorer, ImportanceSampling, Metropolis, LaplaceVI];
+
+/** The class that draws the widget `name`, or undefined. */
+export function widgetClass(name) {
+  const key = name.replace(/-/g, '').toLowerCase();
+  return CLASSES.find((Widget) => Widget.name.toLowerCase() === key);
+}
 
 /** Mount the widget named by el.dataset.widget; returns its hook (el.bcWidget). */
 export function mount(el, data = globalThis.BayesCompWidgetData, options = {}) {
   if (el.bcWidget) return el.bcWidget;
-  const Widget = WIDGETS[el.dataset.widget];
-  if (!Widget) {
-    el.textContent = `Unknown widget "${el.dataset.widget}"; known: ${Object.keys(WIDGETS).join(', ')}.`;
-    return null;
-  }
+  const name = el.dataset.widget;
   if (!data) {
     el.textContent = 'This live figure needs bayescomp-widgets-data.js, which did not load.';
+    return null;
+  }
+  const Widget = data.names.includes(name) && widgetClass(name);
+  if (!Widget) {
+    el.textContent = `Unknown widget "${name}"; known: ${data.names.join(', ')}.`;
     return null;
   }
   injectStyle();
   // In a reveal.js deck the URL hash belongs to the slide navigation.
   const hash = options.hash ?? !el.closest('.reveal');
-  new Widget(el, data, { ...options, hash });
+  new Widget(el, data, { ...options, hash, name });
   return el.bcWidget;
 }
 
@@ -60,7 +66,7 @@ export function mountAnywidget(el, model) {
   };
 }
 
-globalThis.BayesCompWidgets = { mount, mountAll, mountAnywidget, engine, widgets: Object.keys(WIDGETS) };
+globalThis.BayesCompWidgets = { mount, mountAll, mountAnywidget, engine, widgetClass };
 
 // Pages that load the data script get their widgets mounted; anywidget mounts its own.
 function autoMount() {

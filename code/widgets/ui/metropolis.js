@@ -3,7 +3,7 @@
 // the running mean +- 2 MCSE against the grid mean; below, acceptance, split R-hat, ESS, MCSE.
 // Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000 of 12,000) and
 // are refreshed at least four times a second while the chains run, one parameter per frame.
-import { MetropolisChain, autocorrelation, chol2, scale2, seededSource, summarize } from '../engine/index.js';
+import { MetropolisChain, StagedDiagnostics, chol2, scale2, seededSource, summarize } from '../engine/index.js';
 import { Widget, clampPoint } from './base.js';
 import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
@@ -23,7 +23,6 @@ export class Metropolis extends Widget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
-      name: 'metropolis',
       title: 'Metropolis: chains, traces and diagnostics, live',
       hint: 'Click the plot to place up to four starts (keyboard: focus it, arrows, Enter). Then Play.',
     });
@@ -84,7 +83,7 @@ export class Metropolis extends Widget {
     this.chains = this.starts.map((s, c) => new MetropolisChain(t.logDensity, s, chol, seededSource(this.seed + c), 4096));
     this.history = [];
     this.diagnostics = null;
-    this.pending = [];
+    this.staged = null;
     this.lastDiagnostics = 0;
     this.drawn = this.chains.map(() => 0);
     this.clearDots = true;
@@ -107,26 +106,16 @@ export class Metropolis extends Widget {
   tick(frames) {
     this.advance(this.speed * frames);
     const now = performance.now();
-    // Diagnostics at least 4 times a second, spread over frames to keep each frame short: the
-    // FFT autocorrelations of two chains per frame, then the summaries.
-    if (!this.pending.length && now - this.lastDiagnostics >= 200) {
+    // Diagnostics at least 4 times a second, spread over frames to keep each frame short
+    // (StagedDiagnostics: the FFT autocorrelations of two chains per frame, then the summaries).
+    if (!this.staged && now - this.lastDiagnostics >= 200) {
       this.lastDiagnostics = now;
-      this.pendingStep = this.steps;
-      this.partial = [];
-      this.rhos = [[], []];
-      this.pending = [];
-      for (const a of [0, 1]) {
-        for (let c = 0; c < this.chains.length; c += 2) this.pending.push({ a, c });
-        this.pending.push({ a, done: true });
-      }
+      const kept = [0, 1].map((a) => this.kept(a, this.steps));
+      if (kept.every(Boolean)) this.staged = { steps: this.steps, work: new StagedDiagnostics(kept) };
     }
-    if (this.pending.length) {
-      const job = this.pending.shift();
-      const kept = this.kept(job.a, this.pendingStep);
-      if (!kept) this.pending = [];
-      else if (job.done) this.partial[job.a] = summarize(kept, this.rhos[job.a]);
-      else this.rhos[job.a].push(...autocorrelation(kept.slice(job.c, job.c + 2)));
-      if (!this.pending.length) this.finishDiagnostics(this.partial, this.pendingStep);
+    if (this.staged && this.staged.work.step()) {
+      this.finishDiagnostics(this.staged.work.result, this.staged.steps);
+      this.staged = null;
     }
     if (this.steps >= this.runLength && this.steps - this.speed * frames < this.runLength) {
       this.refreshDiagnostics(true);
@@ -170,12 +159,13 @@ export class Metropolis extends Widget {
   showReadouts() {
     const t = this.targets[this.target];
     const d = this.diagnostics;
+    const { rhat_max: rhatMax, error_mcse_max: errorMax } = this.data.widgets;
     const rows = [0, 1].map((a) => {
       if (!d) return [`θ${'₀₁'[a]}`, '–', '–', '–', '–', fmt(t.grid.mean[a], 3), '–'];
       const p = d.params[a];
       const z = (p.mean - t.grid.mean[a]) / p.mcse;
-      return [`θ${'₀₁'[a]}`, [fmt(p.rhat, 3), p.rhat < 1.01 ? 'bcw-good' : 'bcw-warn'], fmt(p.ess, 0), fmt(p.mcse, 4),
-        `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`, fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= 4 ? 'bcw-good' : 'bcw-warn']];
+      return [`θ${'₀₁'[a]}`, [fmt(p.rhat, 3), p.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'], fmt(p.ess, 0), fmt(p.mcse, 4),
+        `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`, fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
     });
     this.table.set(['', 'R-hat', 'ESS', 'MCSE', 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
     this.acceptance.set(['chain', ...this.chains.map((_, c) => String(c + 1))],

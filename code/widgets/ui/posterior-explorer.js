@@ -3,8 +3,8 @@
 // the grid is coarser unless the likelihood on the full grid is cached (a prior-only change
 // reuses it); on release it is the full 241 x 241 grid.
 import {
-  coveringBox, edgeRatios, gridPredictive, widenBox, laplaceApproximation, linspace, logisticGrid, logisticLogLikOnGrid, gridAxes,
-  logisticPosterior, plugInPredictive,
+  coveringBox, edgeRatios, gridAxes, gridPredictive, holdingGrid, laplaceApproximation, linspace, logisticGrid,
+  logisticLogLikOnGrid, logisticPosterior, plugInPredictive, pooledPredictive,
 } from '../engine/index.js';
 import { Widget, draggablePoint } from './base.js';
 import { bigReadouts, controlPanel, fmt, legend, slider, tableReadout } from './controls.js';
@@ -12,45 +12,10 @@ import { Plot, SD_LEVELS } from './plot.js';
 
 const CACHE_SIZE = 8;
 
-/**
- * The predictive curve for drawing. The grid's weights are first pooled into blocks of about
- * 60 x 60 (each block at its weighted centroid), so the curve costs little while dragging;
- * the readout at x* uses the full grid (gridPredictive).
- */
-function predictiveCurve(grid, xs) {
-  const [a0, a1] = grid.axes;
-  const m0 = a0.length;
-  const m1 = a1.length;
-  const k = Math.max(1, Math.ceil(Math.max(m0, m1) / 60));
-  const blocks = [];
-  for (let i0 = 0; i0 < m0; i0 += k) {
-    for (let j0 = 0; j0 < m1; j0 += k) {
-      let w = 0;
-      let c0 = 0;
-      let c1 = 0;
-      for (let i = i0; i < Math.min(i0 + k, m0); i += 1) {
-        for (let j = j0; j < Math.min(j0 + k, m1); j += 1) {
-          const wij = grid.weights[i * m1 + j];
-          w += wij;
-          c0 += wij * a0[i];
-          c1 += wij * a1[j];
-        }
-      }
-      if (w > 0) blocks.push(w, c0 / w, c1 / w);
-    }
-  }
-  const out = new Float64Array(xs.length);
-  for (let b = 0; b < blocks.length; b += 3) {
-    for (let x = 0; x < xs.length; x += 1) out[x] += blocks[b] / (1 + Math.exp(-(blocks[b + 1] + blocks[b + 2] * xs[x])));
-  }
-  return out;
-}
-
 export class PosteriorExplorer extends Widget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
-      name: 'posterior-explorer',
       title: 'Posterior explorer: the exact grid posterior, live',
       hint: 'Move the sliders; drag the line x* on the right-hand plot (or focus it and use the arrow keys).',
     });
@@ -115,23 +80,19 @@ export class PosteriorExplorer extends Widget {
       const w = this.data.widgets;
       const target = logisticPosterior(this.data.data, priorSd ** 2, this.n);
       const laplace = laplaceApproximation(target, [0, 0], w.newton_max_steps, 1e-12);
-      let box = coveringBox(this.data.lecture.grid_bounds, laplace, w.grid_margin_sd, w.grid_snap);
-      const fullKey = `${this.n}|${box}|${this.fullResolution}`;
+      const start = coveringBox(this.data.lecture.grid_bounds, laplace, w.grid_margin_sd, w.grid_snap);
+      const fullKey = `${this.n}|${start}|${this.fullResolution}`;
       const resolution = final || this.cache.has(fullKey) ? this.fullResolution : w.drag_resolution;
-      let grid = logisticGrid(this.data.data, this.n, priorSd ** 2, box, resolution, this.likelihood(box, resolution));
-      // A skewed posterior (few observations, a wide prior) can outrun the Laplace box: widen
-      // any side where the density at the edge is not negligible.
-      for (let widened = 0; widened < 4; widened += 1) {
-        const ratios = edgeRatios(grid);
-        if (Math.max(...ratios) <= w.grid_edge_tolerance) break;
-        box = widenBox(box, ratios, w.grid_edge_tolerance, w.grid_snap);
-        grid = logisticGrid(this.data.data, this.n, priorSd ** 2, box, resolution, this.likelihood(box, resolution));
-      }
+      const { box, grid } = holdingGrid(
+        start,
+        (b) => logisticGrid(this.data.data, this.n, priorSd ** 2, b, resolution, this.likelihood(b, resolution)),
+        { tolerance: w.grid_edge_tolerance, snap: w.grid_snap, maxWidenings: w.grid_max_widenings },
+      );
       const xs = linspace(this.xView[0], this.xView[1], 121);
       this.result = {
         laplace, box, grid, resolution, xs,
         plugCurve: plugInPredictive(laplace.mean, xs),
-        postCurve: predictiveCurve(grid, xs),
+        postCurve: pooledPredictive(grid, xs, w.curve_blocks),
         plugAtX: plugInPredictive(laplace.mean, [this.xStar])[0],
         postAtX: gridPredictive(grid, [this.xStar])[0],
       };

@@ -7,7 +7,10 @@ import { SD_LEVELS } from './plot.js';
 
 const cache = new WeakMap();
 
-/** { book, 'two-modes' }: target, logDensity, grid, bounds (the view), laplace, broad proposal. */
+/**
+ * { book, 'two-modes' }: target, logDensity, grid, bounds (the view), laplace, and the fallback
+ * of a defensive mixture (the prior for the book's posterior; a broad Gaussian for two modes).
+ */
 export function targets(data) {
   if (cache.has(data)) return cache.get(data);
   const lecture = data.lecture;
@@ -24,8 +27,7 @@ export function targets(data) {
       grid: logisticGrid(data.data, data.data.x.length, lecture.prior_var, bookBounds, lecture.grid_resolution),
       bounds: bookBounds,
       laplace: laplaceApproximation(book, [0, 0], lecture.newton_steps),
-      broad: gaussianProposal([0, 0], [[lecture.prior_var, 0], [0, lecture.prior_var]]),
-      broadLabel: 'the prior',
+      fallback: gaussianProposal([0, 0], [[lecture.prior_var, 0], [0, lecture.prior_var]]),
       axisLabels: ['intercept θ₀', 'slope θ₁'],
     },
     'two-modes': {
@@ -37,8 +39,7 @@ export function targets(data) {
       bounds: twoBounds,
       // The Laplace approximation at the left-hand mode: what Newton finds from there.
       laplace: laplaceApproximation(two, data.two_modes.means[0], lecture.newton_steps),
-      broad: gaussianProposal([0, 0], [[data.two_modes.broad_sd ** 2, 0], [0, data.two_modes.broad_sd ** 2]]),
-      broadLabel: `N(0, ${data.two_modes.broad_sd}² I)`,
+      fallback: gaussianProposal([0, 0], [[data.two_modes.fallback_sd ** 2, 0], [0, data.two_modes.fallback_sd ** 2]]),
       axisLabels: ['θ₀', 'θ₁'],
       moments: two.moments(),
     },

@@ -1,0 +1,12 @@
+"""Every test of the book, run by pytest from here (``make test``; ``make help`` lists the parts).
+
+- ``package/``: the ``bayescomp`` package: the lecture's numbers, known answers, generality,
+  bad input, cross-checks against ArviZ, the widgets' data and their Jupyter display;
+- ``engine/``: the widgets' JavaScript engine against the package (golden values, ``node --test``);
+- ``book/``: the chapters as stored: the chapter list, stored outputs, the live-widget cells,
+  and the nbval configuration (``pytest --nbval chapters`` re-executes every chapter);
+- ``browser/``: headless chromium with the network cut: the website, the decks and handouts,
+  JupyterLab, RISE, and the live figures.
+
+``make test`` loads ``tests/skips.py``, under which a skip is a failure unless it is explained.
+"""

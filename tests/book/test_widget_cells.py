@@ -1,0 +1,58 @@
+"""The chapters' Jupyter-only live-widget cells, which the build and nbval do not run.
+
+Each cell is ``bc.widgets.<name>(...)`` under the chapter's ``<div data-widget="NAME">``
+placeholder. Here each such cell's code runs against the package, with anywidget, and must make
+the widget its chapter's placeholder names (a renamed function or widget would otherwise go
+unnoticed until a reader ran the cell). A stand-in bundle is enough: the real one is shown in
+JupyterLab by ``tests/browser/test_widgets_browser.py``.
+"""
+import ast
+import re
+
+import nbformat
+import pytest
+
+import bayescomp as bc
+from tools import toc
+
+from ..skips import is_widget_cell
+
+PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
+
+
+def chapter_widgets(name):
+    """(placeholder names, widget cells) of one chapter."""
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    placeholders = [found for cell in notebook.cells if cell.cell_type == "markdown"
+                    for found in PLACEHOLDER.findall(cell.source)]
+    cells = [cell for cell in notebook.cells if cell.cell_type == "code" and is_widget_cell(cell)]
+    return placeholders, cells
+
+
+WITH_WIDGETS = [name for name in toc.CHAPTERS if any(chapter_widgets(name))]
+
+
+def test_some_chapters_have_live_widgets():
+    assert len(WITH_WIDGETS) >= 4, WITH_WIDGETS
+
+
+@pytest.mark.parametrize("name", WITH_WIDGETS)
+def test_widget_cell_makes_the_placeholders_widget(name, tmp_path, monkeypatch):
+    pytest.importorskip("anywidget")
+    bundle = tmp_path / bc.widgets.BUNDLE_NAME
+    bundle.write_text("globalThis.BayesCompWidgets = {};\n")
+    monkeypatch.setenv("BAYESCOMP_WIDGETS_JS", str(bundle))
+    placeholders, cells = chapter_widgets(name)
+    made = [shown_value(cell.source) for cell in cells]
+    assert [widget.widget for widget in made] == placeholders
+    assert all(widget.widget in bc.widgets.WIDGETS for widget in made)
+
+
+def shown_value(source):
+    """What Jupyter shows for a cell: the value of its last statement, an expression."""
+    tree = ast.parse(source)
+    last = tree.body.pop()
+    assert isinstance(last, ast.Expr), "a widget cell must end with the widget"
+    namespace = {"bc": bc}
+    exec(compile(tree, "<widget cell>", "exec"), namespace)
+    return eval(compile(ast.Expression(last.value), "<widget cell>", "eval"), namespace)

@@ -1,0 +1,1 @@
+"""Headless chromium with the network cut: website, decks, handouts, JupyterLab, RISE, widgets."""

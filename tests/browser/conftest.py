@@ -1,0 +1,103 @@
+"""Fixtures for the browser checks: a local static server, a JupyterLab server on the
+chapters, and headless Debian chromium with the network cut (see :mod:`.offline`).
+"""
+import functools
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tools.toc import ROOT
+
+from .offline import CHROMIUM, CHROMIUM_ARGS, OfflinePage
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def serve():
+    """Return a function that serves a directory on 127.0.0.1 and gives its base URL."""
+    servers = []
+
+    def start(directory):
+        handler = functools.partial(_QuietHandler, directory=str(directory))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run tools/scripts/install_chromium.sh")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def offline_page(browser):
+    pages = []
+
+    def open_page(base):
+        page = OfflinePage(browser, base)
+        pages.append(page)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.close()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab_url(tmp_path_factory):
+    """A JupyterLab server (no token, localhost only) rooted at the checkout."""
+    port = free_port()
+    settings = tmp_path_factory.mktemp("jupyter")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
+               JUPYTER_RUNTIME_DIR=str(settings / "runtime"))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+         "--allow-root", "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         f"--ServerApp.root_dir={ROOT}", "--ServerApp.disable_check_xsrf=True"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"{url}/api/status", timeout=1)
+            break
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail(f"jupyter lab exited: {server.stderr.read().decode()[-2000:]}")
+            time.sleep(0.5)
+    else:
+        server.kill()
+        pytest.fail("jupyter lab did not start within 60 s")
+    yield url
+    server.terminate()
+    server.wait(timeout=20)

@@ -1,0 +1,473 @@
+"""Look at every lecture deck the way the audience does: full screen on a projector.
+
+Each deck is opened in headless chromium at 1920 x 1080 with the network cut, where reveal.js
+zooms its 960 x 700 canvas up (the case in which the decks' former MathJax 2 drew formulas
+twice). Every slide is checked after the presenter's keys reach it, and each slide with math
+again when the deck is opened at that slide (a bookmark, a reload, the speaker view):
+
+- every formula is drawn once: one drawing per formula; nothing else inside a formula paints
+  (the slide as shown is pixel-identical to the slide with everything in its formulas but
+  their drawings hidden: their MathML copies for screen readers); and neither the TeX source
+  nor the MathML text of a formula can be read in the rest of the slide's text;
+- nothing leaves the canvas or is cut off by a box that clips (a code line too long);
+- a figure alone on a slide is at least half the canvas wide, and every figure has alt text;
+- no math or MyST source shows, on the slides or in the speaker notes, and each slide's notes
+  are one block (the speaker view shows only the first).
+
+Also: one slide per slide cell of the notebook, no failed or external request, no JavaScript
+error; the speaker view shows a slide's notes with their formulas drawn; a PDF handout per deck
+with one page per slide; a deck index linking decks and handouts and listing the presenter
+keys. A negative control checks that the formula check fails on a deck whose formulas show
+their MathML copies, and on a slide with a plain-text copy of a formula.
+
+Screenshots of every slide go to ``_build/screenshots/slides/``.
+"""
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tools import toc
+from tools.slides.build import INDEX_KEYS, deck_file, handout_file
+from tools.toc import CHAPTERS, ROOT
+
+from .offline import OfflinePage
+
+DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
+SHOTS = ROOT / "_build" / "screenshots" / "slides"
+PROJECTOR = {"width": 1920, "height": 1080}
+
+# A typeset formula, MathJax 3 or 2: its drawing is its <svg>, anything else in it is a copy
+# (for screen readers) that must never paint. Hiding classes go on <html>.
+FORMULA = "mjx-container, .MathJax_SVG, .MathJax_SVG_Display, .MathJax_CHTML"
+PROBE_CSS = """
+html.hide-copies :is(mjx-container, .MathJax_SVG) > :not(svg),
+html.hide-copies :is(mjx-container, .MathJax_SVG) > :not(svg) *,
+html.hide-copies .MathJax_SVG_Display > :not(.MathJax_SVG),
+html.hide-copies .MathJax_CHTML * { visibility: hidden !important; }
+html.hide-formulas :is(%s), html.hide-formulas :is(%s) * { visibility: hidden !important; }
+""" % (FORMULA, FORMULA)
+
+PROBE_JS = r"""
+window.deckProbe = (() => {
+  const FORMULA = '%s';
+  const shown = el => !el.closest('aside.notes');
+  // Math or MyST source as it would show unrendered: $..$, \(, a role, a directive fence.
+  const SOURCE = /\$[^$\s][^$]*\$|\\\(|\{[\w:-]+\}`|^\s*(:::|```)\{/m;
+  const norm = s => s.normalize('NFKC').replace(/[\s\u200b\u2061-\u2064]/g, '')
+                     .replace(/\u2212/g, '-');
+  const describe = el => {
+    const text = (el.innerText || el.textContent || '').trim().replace(/\s+/g, ' ');
+    return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text.slice(0, 60)}"`;
+  };
+
+  // Every formula on the slide with its TeX source and its MathML text, from MathJax itself.
+  function formulas(slide) {
+    if (window.MathJax && MathJax.startup && MathJax.startup.document) {
+      return MathJax.startup.document.getMathItemsWithin(slide)
+        .filter(item => item.typesetRoot && shown(item.typesetRoot))
+        .map(item => ({tex: item.math, mathml: new DOMParser().parseFromString(
+          MathJax.startup.toMML(item.root), 'text/xml').documentElement.textContent}));
+    }
+    if (window.MathJax && MathJax.Hub) {
+      return MathJax.Hub.getAllJax(slide).map(jax => {
+        const box = document.getElementById(jax.inputID + '-Frame');
+        const math = box && box.querySelector('math');
+        return {tex: jax.originalText, mathml: math ? math.textContent : '', box};
+      }).filter(f => !f.box || shown(f.box)).map(({tex, mathml}) => ({tex, mathml}));
+    }
+    return [];
+  }
+
+  function report() {
+    const slide = Reveal.getCurrentSlide();
+    const canvas = Reveal.getSlidesElement().getBoundingClientRect();
+    const scale = canvas.width / Reveal.getConfig().width;
+    const inSlide = [...slide.querySelectorAll('*')].filter(shown);
+    const boxes = inSlide.filter(el => el.matches(FORMULA) && !el.parentElement.closest(FORMULA));
+    // A formula's drawings: the outermost <svg> elements in it that take up room.
+    const drawn = box => [...box.querySelectorAll('svg')].filter(svg => {
+      const r = svg.getBoundingClientRect();
+      return !svg.parentElement.closest('svg') && r.width > 0 && r.height > 0; }).length;
+    const label = box => {
+      const item = window.MathJax && MathJax.startup && MathJax.startup.document &&
+        [...MathJax.startup.document.math].find(i => i.typesetRoot === box);
+      const frame = box.matches('.MathJax_SVG') ? box : box.querySelector('.MathJax_SVG');
+      const script = frame && frame.parentElement.querySelector(`script[id="${frame.id.replace('-Frame', '')}"]`);
+      return item ? item.math : script ? script.textContent : box.textContent;
+    };
+    const drawings = boxes.map(drawn).reduce((a, b) => a + b, 0);
+    const twice = boxes.filter(box => drawn(box) > 1).map(box => `$${label(box)}$ drawn ${drawn(box)} times`);
+
+    // Text the audience can read besides the drawings (formulas hidden while reading it).
+    document.documentElement.classList.add('hide-formulas');
+    const prose = [...slide.querySelectorAll('.jp-RenderedMarkdown')].filter(shown)
+      .map(el => el.innerText).join('\n');
+    document.documentElement.classList.remove('hide-formulas');
+    const found = formulas(slide);
+    const visible = norm(prose);
+    const copies = [];
+    for (const f of found) {
+      const candidates = [[f.tex, 'TeX'], [f.mathml, 'MathML']]
+        .map(([text, kind]) => [norm(text), kind])
+        // A bare letter or word (p, Z, ESS) may well be prose; anything with a symbol is not.
+        .filter(([text]) => text.length >= 2 && /[^\p{L}\p{N}]/u.test(text));
+      for (const [text, kind] of candidates) {
+        if (visible.includes(text)) copies.push(`${kind} copy of $${f.tex}$ in the text`);
+      }
+    }
+
+    // Nothing painted outside the canvas or cut off by a box that clips (a code line too
+    // long for its cell): every line of text and every picture is seen whole.
+    const clips = new Map();
+    const clipOf = el => {
+      if (!el || el === slide.parentElement) {
+        return {l: canvas.left, t: canvas.top, r: canvas.right, b: canvas.bottom};
+      }
+      if (!clips.has(el)) {
+        const outer = clipOf(el.parentElement), s = getComputedStyle(el);
+        const box = el.getBoundingClientRect(), clip = {...outer};
+        if (s.overflowX !== 'visible') { clip.l = Math.max(clip.l, box.left); clip.r = Math.min(clip.r, box.right); }
+        if (s.overflowY !== 'visible') { clip.t = Math.max(clip.t, box.top); clip.b = Math.min(clip.b, box.bottom); }
+        clips.set(el, clip);
+      }
+      return clips.get(el);
+    };
+    const seenWhole = (r, c) => r.left >= c.l - 1 && r.right <= c.r + 1 && r.top >= c.t - 1 && r.bottom <= c.b + 1;
+    const cut = [];
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const clip = clipOf(parent);
+      if ([...range.getClientRects()].some(r => r.width > 0 && !seenWhole(r, clip))) {
+        cut.push(describe(parent.closest('pre, p, li, h1, h2, h3, div') || parent));
+      }
+    }
+    for (const el of inSlide.filter(el => el.matches('img, svg, canvas, video'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && !seenWhole(r, clipOf(el.parentElement))) cut.push(describe(el));
+    }
+    const images = inSlide.filter(el => el.tagName === 'IMG').map(img => ({
+      alt: img.alt, natural: img.naturalWidth,
+      share: img.getBoundingClientRect().width / canvas.width}));
+    // The speaker notes: one block per slide (the speaker view shows only the first), and
+    // no source left in them.
+    const notes = [...slide.querySelectorAll('aside.notes')].filter(a => a.closest('section') === slide);
+    const notesSource = notes.map(a => a.textContent).join('\n').match(SOURCE);
+    const heading = slide.querySelector('h1, h2, h3');
+    return {
+      title: heading ? heading.textContent.replace('¶', '').trim() : '',
+      canvas: {x: canvas.left, y: canvas.top, width: canvas.width, height: canvas.height},
+      scale, tall: slide.scrollHeight > Reveal.getConfig().height ? slide.scrollHeight : 0,
+      formulas: found.length, boxes: boxes.length, drawings, twice,
+      rawMath: /\$|\\\(|\\\[/.test(prose) ? prose : '', copies,
+      mystSource: (prose.match(SOURCE) || [''])[0], notes: notes.length,
+      notesSource: notesSource ? notesSource[0] : '',
+      cut: [...new Set(cut)].slice(0, 5), images,
+    };
+  }
+  const canvas = () => {
+    const r = Reveal.getSlidesElement().getBoundingClientRect();
+    return {x: r.left, y: r.top, width: r.width, height: r.height};
+  };
+  const hasFormula = () => [...Reveal.getCurrentSlide().querySelectorAll(FORMULA)].some(shown);
+  return {report, canvas, hasFormula};
+})();
+""" % FORMULA
+
+
+def slide_cells(name):
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    return [c for c in notebook.cells
+            if c.metadata.get("slideshow", {}).get("slide_type") == "slide"]
+
+
+def notebook_figures(name):
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    return sum("image/svg+xml" in o.get("data", {}) for c in notebook.cells
+               if c.cell_type == "code"
+               and c.metadata.get("slideshow", {}).get("slide_type") != "skip"
+               for o in c.outputs)
+
+
+def pixel_change(before, after):
+    """Bounding box (x, y, w, h) of what differs between two PNG screenshots, or None."""
+    from PIL import Image, ImageChops
+    a, b = (Image.open(io.BytesIO(x)).convert("RGB") for x in (before, after))
+    box = ImageChops.difference(a, b).getbbox()
+    return None if box is None else (box[0], box[1], box[2] - box[0], box[3] - box[1])
+
+
+class Deck:
+    """A deck open in chromium on a projector-sized screen, with the probe loaded."""
+
+    def __init__(self, browser, url, extra_css=""):
+        self.url, self.css = url, PROBE_CSS + extra_css
+        self.view = OfflinePage(browser, url.rsplit("/", 1)[0])
+        self.page = self.view.page
+        self.page.set_viewport_size(PROJECTOR)
+        # The probe is in the page from the start: adding a style sheet once the deck is shown
+        # would make chromium repaint, and hide the very defect the check looks for.
+        self.page.add_init_script(PROBE_JS + """
+            document.addEventListener('DOMContentLoaded', () => {
+              const style = document.createElement('style');
+              style.textContent = %s;
+              document.head.appendChild(style); });""" % json.dumps(self.css))
+        self.load()
+
+    def load(self, slide=0):
+        """Open the deck at a slide, as a bookmark, a reload or the speaker view does."""
+        page = self.page
+        page.goto("about:blank")
+        page.goto(f"{self.url}#/{slide}", wait_until="load")
+        page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+        settle_math(page)
+
+    def show(self, slide):
+        """Go to a slide the way the presenter's keys do."""
+        self.page.evaluate(f"Reveal.slide({slide}, 0)")
+        settle_math(self.page)
+        self.page.wait_for_timeout(50)
+
+    def look(self):
+        """The probe's report on the current slide, plus the pixel test of its formulas.
+
+        Inside a formula only its drawing may paint: the slide as it is shown must look
+        exactly as with everything in the formulas but their drawings hidden. The slide is
+        captured first, before anything on the page is touched.
+        """
+        page, painted = self.page, None
+        if page.evaluate("deckProbe.hasFormula()"):
+            clip = page.evaluate("deckProbe.canvas()")
+            shown = page.screenshot(clip=clip)
+            page.evaluate("document.documentElement.classList.add('hide-copies')")
+            drawings_only = page.screenshot(clip=clip)
+            page.evaluate("document.documentElement.classList.remove('hide-copies')")
+            painted = pixel_change(shown, drawings_only)
+        info = page.evaluate("deckProbe.report()")
+        info["painted_copy"] = painted
+        return info
+
+    def close(self):
+        self.view.close()
+
+
+def settle_math(page):
+    """Wait until MathJax (3, or 2 with its queue) has nothing left to typeset."""
+    version = page.evaluate("() => !window.MathJax ? 0 : MathJax.startup ? 3 : MathJax.Hub ? 2 : 0")
+    if version == 3:
+        page.evaluate("() => MathJax.startup.promise.then(() => true)")
+    elif version == 2:
+        page.wait_for_timeout(300)  # MathJax 2 re-renders a slide shortly after it is shown
+        page.wait_for_function("() => MathJax.Hub.queue.pending === 0 "
+                               "&& MathJax.Hub.queue.running === 0", timeout=30_000)
+
+
+def inspect_slides(deck, name, shots=None):
+    """Every slide, reached with the presenter's keys; then every slide with math again,
+    opened directly at its own address (a bookmark, a reload, the speaker view's preview)."""
+    slides = []
+    for index in range(deck.page.evaluate("Reveal.getTotalSlides()")):
+        deck.show(index)
+        info = deck.look()
+        info["index"] = index
+        if shots is not None:
+            deck.page.screenshot(path=str(shots / f"{name}-{index:02d}.png"))
+        slides.append(info)
+    for info in slides:
+        if info["boxes"]:
+            deck.load(info["index"])
+            direct = deck.look()
+            info["copies"] += [f"{c} (opened at the slide)" for c in direct["copies"] + direct["twice"]]
+            info["painted_direct"] = direct["painted_copy"]
+            info["drawings_direct"] = direct["drawings"]
+    return slides
+
+
+def doubled(slides):
+    """Slides on which some formula can be seen twice, with the evidence."""
+    found = []
+    for s in slides:
+        evidence = s["copies"] + s["twice"]
+        if s["painted_copy"]:
+            evidence.append(f"a copy paints beside the formulas at {s['painted_copy']}")
+        if s.get("painted_direct"):
+            evidence.append(f"opened at the slide, a copy paints at {s['painted_direct']}")
+        direct = s.get("drawings_direct", s["formulas"])
+        if s["drawings"] != s["formulas"] or direct != s["formulas"]:
+            evidence.append(f"{s['formulas']} formulas, {s['drawings']} drawings "
+                            f"({direct} when opened at the slide)")
+        if evidence:
+            found.append((s["index"], s["title"], evidence))
+    return found
+
+
+@pytest.fixture(scope="module")
+def decks_url(serve):
+    if not (DECKS / "index.html").exists():
+        pytest.fail(f"no decks in {DECKS}: run `make slides` first")
+    return serve(DECKS)
+
+
+@pytest.fixture(scope="module", params=CHAPTERS)
+def deck(request, browser, decks_url):
+    """One deck, opened once, every slide inspected; screenshots saved."""
+    name = request.param
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    view = Deck(browser, f"{decks_url}/{deck_file(name)}")
+    try:
+        total = view.page.evaluate("Reveal.getTotalSlides()")
+        slides = inspect_slides(view, name, SHOTS)
+        figures = view.page.evaluate("""() => [...document.querySelectorAll('.jp-RenderedSVG img')]
+            .map(e => ({width: e.naturalWidth, alt: e.alt}))""")
+        yield {"name": name, "total": total, "slides": slides, "figures": figures,
+               "external": list(view.view.external), "failed": list(view.view.failed),
+               "errors": list(view.view.errors)}
+    finally:
+        view.close()
+
+
+def test_every_chapter_has_a_deck():
+    missing = [deck_file(name) for name in CHAPTERS if not (DECKS / deck_file(name)).exists()]
+    assert missing == [], f"no deck in {DECKS} for: {missing}"
+
+
+def test_deck_runs_offline(deck):
+    name = deck["name"]
+    assert deck["total"] == len(slide_cells(name))
+    assert deck["external"] == [], f"{name} tried to reach the network: {deck['external'][:3]}"
+    assert deck["failed"] == [], f"{name} had failed requests: {deck['failed'][:3]}"
+    assert deck["errors"] == [], f"{name} raised JavaScript errors: {json.dumps(deck['errors'][:3])}"
+
+
+def test_no_source_shows(deck):
+    """Math is typeset and no MyST source is left, on the slides and in the speaker notes."""
+    raw = [(s["index"], s["rawMath"][:80]) for s in deck["slides"] if s["rawMath"]]
+    assert raw == [], f"untypeset math in {deck['name']}: {raw[:2]}"
+    if any("$" in c.source for c in slide_cells(deck["name"])):
+        assert sum(s["formulas"] for s in deck["slides"]) > 0
+    source = [(s["index"], s["mystSource"] or s["notesSource"]) for s in deck["slides"]
+              if s["mystSource"] or s["notesSource"]]
+    assert source == [], f"source text on slides or in notes of {deck['name']}: {source[:3]}"
+
+
+def test_speaker_notes_are_whole(deck):
+    """Every notes cell of a slide is in its one notes block, the one the speaker view shows."""
+    split = [(s["index"], s["notes"]) for s in deck["slides"] if s["notes"] > 1]
+    assert split == [], f"slides whose notes the speaker view would cut in {deck['name']}: {split}"
+
+
+def test_every_formula_is_drawn_once(deck):
+    found = doubled(deck["slides"])
+    assert found == [], (f"formulas drawn twice in {deck['name']} (slide, title, evidence): "
+                         f"{found[:4]}; see {SHOTS}")
+
+
+def test_every_slide_fits_the_canvas(deck):
+    bad = [(s["index"], s["title"], s["tall"] or None, s["cut"][:3])
+           for s in deck["slides"] if s["tall"] or s["cut"]]
+    assert bad == [], f"slides not fitting the 960 x 700 canvas in {deck['name']}: {bad}"
+
+
+def test_figures(deck):
+    name, figures = deck["name"], deck["figures"]
+    assert len(figures) == notebook_figures(name)
+    assert all(f["width"] > 0 for f in figures), f"a figure in {name} did not render"
+    assert all(len(f["alt"]) > 20 for f in figures), f"a figure in {name} has no alt text"
+    small = [(s["index"], s["title"], round(s["images"][0]["share"], 2))
+             for s in deck["slides"] if len(s["images"]) == 1 and s["images"][0]["share"] < 0.5]
+    assert small == [], f"a figure alone on a slide is under half the slide width: {small}"
+
+
+def test_speaker_view_shows_the_notes(browser, decks_url):
+    """Press S on a slide whose notes have math: the speaker view shows all of the notes, with
+    every formula drawn (the notes are copied into another window, so the drawings must not
+    depend on glyphs defined elsewhere in the deck)."""
+    deck = Deck(browser, f"{decks_url}/{deck_file('03_mcmc')}")
+    try:
+        page = deck.page
+        index, formulas, words = page.evaluate("""() => {
+            const slides = Reveal.getSlides();
+            const i = slides.findIndex(s => s.querySelector('aside.notes mjx-container'));
+            const notes = slides[i].querySelector('aside.notes');
+            return [i, notes.querySelectorAll('mjx-container').length,
+                    notes.textContent.split(/\\s+/).filter(w => /^[a-z]{6,}$/.test(w))]; }""")
+        deck.show(index)
+        with page.expect_popup() as popup:
+            page.keyboard.press("s")
+        view = popup.value
+        view.set_viewport_size({"width": 1600, "height": 1000})
+        view.wait_for_function("""() => {
+            const n = document.querySelector('.speaker-controls-notes .value');
+            return n && n.textContent.trim().length > 0; }""", timeout=30_000)
+        view.wait_for_timeout(500)
+        shown = view.evaluate("""() => {
+            const n = document.querySelector('.speaker-controls-notes .value');
+            return {text: n.innerText, copies: n.querySelectorAll('math, mjx-assistive-mml').length,
+                    formulas: [...n.querySelectorAll('mjx-container')].map(m => {
+                const r = m.querySelector('svg').getBoundingClientRect();
+                const glyphs = [...m.querySelectorAll('use')].filter(u => !document.querySelector(
+                    u.getAttribute('xlink:href') || u.getAttribute('href')));
+                return r.width > 0 && r.height > 0 && glyphs.length === 0; })}; }""")
+        view.screenshot(path=str(SHOTS / "speaker-view-03_mcmc.png"))
+    finally:
+        deck.close()
+    assert len(shown["formulas"]) == formulas and all(shown["formulas"]), "formulas not drawn"
+    assert shown["copies"] == 0, "the speaker view shows MathML copies of the formulas"
+    missing = [w for w in words if w not in shown["text"]]
+    assert missing == [], f"notes missing from the speaker view: {missing[:5]}"
+    assert "$" not in shown["text"]
+
+
+def test_formula_check_sees_a_visible_copy(browser, decks_url):
+    """Negative control: the formula check must report a deck whose formulas show their
+    MathML copy, and a slide with a plain-text copy of a formula beside it."""
+    url = f"{decks_url}/{deck_file('03_mcmc')}"
+    unhide = ("mjx-assistive-mml, .MJX_Assistive_MathML { clip: auto !important; "
+              "position: static !important; width: auto !important; height: auto !important; }")
+    deck = Deck(browser, url, unhide)
+    try:
+        assert doubled(inspect_slides(deck, "control")) != [], "missed visible MathML copies"
+    finally:
+        deck.close()
+    deck = Deck(browser, url)
+    try:
+        index = deck.page.evaluate("""() => {
+            const math = [...document.querySelectorAll('.reveal .slides mjx-container')]
+              .find(m => !m.closest('aside.notes'));
+            const item = [...MathJax.startup.document.math].find(i => i.typesetRoot === math);
+            const copy = document.createElement('span');
+            copy.textContent = new DOMParser().parseFromString(
+              MathJax.startup.toMML(item.root), 'text/xml').documentElement.textContent;
+            math.after(copy);
+            return Reveal.getIndices(math.closest('section')).h; }""")
+        deck.show(index)
+        assert doubled([{**deck.look(), "index": index}]) != [], "missed a plain-text copy"
+    finally:
+        deck.close()
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_handout_has_one_page_per_slide(name):
+    pdf = DECKS / handout_file(name)
+    assert pdf.exists(), f"no handout {pdf}: run `make slides`"
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF")
+    pages = len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
+    assert pages == len(slide_cells(name)), f"{pdf.name}: {pages} pages"
+
+
+def test_index_lists_decks_handouts_and_keys():
+    index = (DECKS / "index.html").read_text(encoding="utf-8")
+    for name in CHAPTERS:
+        assert f'href="{deck_file(name)}"' in index
+        assert f'href="{handout_file(name)}"' in index
+    for key, action in INDEX_KEYS:
+        assert action in index

@@ -1,0 +1,678 @@
+"""The live figures in headless chromium, with the network cut.
+
+The bundle is built fresh from ``code/widgets`` (esbuild) into a temporary folder, with the
+package's data script beside it. Three kinds of page show the widgets:
+
+- a small Sphinx site built with the book's extension (``tools/website/widgets.py``) and theme,
+  one page per widget (over http and over ``file://``);
+- a small reveal.js deck exported with the book's deck template (``tools.slides.build``),
+  one slide per widget, as the chapter decks show them;
+- the built book and decks themselves, when they have been built with the placeholders in.
+
+For every widget: it renders; every control changes the readouts, by mouse and by keyboard;
+the URL hash reproduces its state; dark mode redraws it. Also: a full Metropolis run at the
+default settings ends with R-hat and the mean's error in MCSE within the thresholds the widgets
+use (``WidgetSettings``: R-hat < 1.01, within 4 MCSE of the grid mean); pointer
+positions stay right under reveal.js scaling; touch works; animation pauses out of view and
+calms down under prefers-reduced-motion. Finally, the anywidget in JupyterLab.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from bayescomp import widgets
+from tools.slides import build as deck_builder
+from tools.toc import ROOT
+
+from .offline import OfflinePage
+
+WIDGETS = widgets.WIDGETS                      # the package's names, as the pages get them
+SETTINGS = widgets.WidgetSettings()            # the thresholds the widgets colour readouts by
+# Every control of every widget (data-control names); a new control must be added here.
+CONTROLS = {
+    "posterior-explorer": ["prior_sd", "n", "x_star", "canvas"],
+    "importance-sampling": ["target", "family", "scale0", "scale1", "draws", "preset", "new-seed",
+                            "canvas"],
+    "metropolis": ["target", "scale", "speed", "preset", "play", "step", "reset", "clear",
+                   "new-seed", "canvas"],
+    "laplace-vi": ["target", "family", "lr", "samples", "play", "step", "reset", "canvas"],
+}
+SCRIPTS = (widgets.DATA_NAME, widgets.BUNDLE_NAME)
+
+
+def title(name):
+    return name.replace("-", " ").capitalize()
+
+
+# --- pages ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """The bundle (from the sources, by esbuild) and the package's data script, in a temp dir."""
+    out = tmp_path_factory.mktemp("widgets")
+    subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs"), str(out)], check=True,
+                   capture_output=True)
+    subprocess.run([sys.executable, "-m", "bayescomp.widgets", str(out)], check=True,
+                   capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def mini_site(built, tmp_path_factory):
+    """A small Sphinx site (the book's theme and widget extension): a page per widget, one without."""
+    src = tmp_path_factory.mktemp("site-src")
+    (src / "conf.py").write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        extensions = ["myst_parser", "tools.website.widgets"]
+        html_theme = "sphinx_book_theme"
+        bayescomp_widgets_bundle = {str(built / SCRIPTS[1])!r}
+        """))
+    pages = "\n".join([*WIDGETS, "plain"])
+    (src / "index.md").write_text(f"# Widgets\n\n```{{toctree}}\n{pages}\n```\n")
+    (src / "plain.md").write_text("# A page without a widget\n\nText.\n")
+    for name in WIDGETS:
+        (src / f"{name}.md").write_text(
+            f"# {title(name)}\n\nSome prose above the figure.\n\n"
+            f'<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>\n\n'
+            'Some prose below it.\n\n'
+            '<div style="height: 2400px"></div>\n\nThe end.\n')
+    out = tmp_path_factory.mktemp("site") / "html"
+    subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(out)],
+                   check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def mini_deck(built, tmp_path_factory):
+    """A deck made with the book's exporter and template: a title slide and a slide per widget.
+
+    If the template does not load the widget scripts yet, they are added before </body>, as
+    proposed for tools/slides/deck_template/index.html.j2."""
+    out = tmp_path_factory.mktemp("deck")
+    # copy_assets takes the bundle from _build/widgets (`make widgets`); the fresh one wins below.
+    default = ROOT / "_build" / "widgets"
+    if not (default / SCRIPTS[1]).exists():
+        default.mkdir(parents=True, exist_ok=True)
+        shutil.copy(built / SCRIPTS[1], default / SCRIPTS[1])
+    deck_builder.copy_assets(out)
+    for name in SCRIPTS:
+        shutil.copy(built / name, out / "vendor" / name)
+    cells = [nbformat.v4.new_markdown_cell("# Live figures"),
+             nbformat.v4.new_markdown_cell("# Live figures\n\nOne slide per widget.")]
+    cells[0].metadata["slideshow"] = {"slide_type": "skip"}
+    cells[1].metadata["slideshow"] = {"slide_type": "slide"}
+    for name in WIDGETS:
+        cell = nbformat.v4.new_markdown_cell(
+            f'## {title(name)}\n\n<div data-widget="{name}">Live figure: in Jupyter, run the next cell.</div>')
+        cell.metadata["slideshow"] = {"slide_type": "slide"}
+        cells.append(cell)
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    body, _ = deck_builder.exporter().from_notebook_node(notebook)
+    if SCRIPTS[1] not in body:
+        tags = "".join(f'<script src="vendor/{name}"></script>\n' for name in SCRIPTS)
+        body = body.replace("</body>", tags + "</body>")
+    (out / "deck.html").write_text(body, encoding="utf-8")
+    return out
+
+
+def open_widget(page, url, name, timeout=30_000):
+    page.goto(url, wait_until="load")
+    page.wait_for_function(
+        f"() => {{ const el = document.querySelector('[data-widget=\"{name}\"]');"
+        " return el && el.bcWidget && Object.keys(el.bcWidget.readout()).length > 0; }",
+        timeout=timeout)
+    return page.locator(f'[data-widget="{name}"]')
+
+
+def readout(page, name):
+    return page.evaluate(f"document.querySelector('[data-widget=\"{name}\"]').bcWidget.readout()")
+
+
+def hook(page, name, call):
+    """Evaluate el.bcWidget.<call> for widget `name`."""
+    return page.evaluate(f"document.querySelector('[data-widget=\"{name}\"]').bcWidget.{call}")
+
+
+def canvases_drawn(page, name):
+    """For each canvas of the widget: how many distinct colours it shows (1 = blank)."""
+    return page.evaluate(f"""() => [...document.querySelectorAll('[data-widget="{name}"] canvas')]
+        .map(c => {{ const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                     const seen = new Set();
+                     for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);
+                     return seen.size; }})""")
+
+
+@pytest.fixture(scope="session")
+def site(mini_site, serve):
+    return serve(mini_site)
+
+
+@pytest.fixture
+def file_page(browser):
+    """A page for file:// URLs with every other request blocked."""
+    pages = []
+
+    def open_page():
+        view = OfflinePage(browser, "file://")
+        pages.append(view)
+        return view
+
+    yield open_page
+    for view in pages:
+        view.close()
+
+
+# --- the Sphinx extension ------------------------------------------------------------------------
+
+def test_extension_adds_the_scripts_only_where_a_widget_is(mini_site):
+    for name in WIDGETS:
+        html = (mini_site / f"{name}.html").read_text()
+        positions = [html.find(f"_static/widgets/{script}") for script in SCRIPTS]
+        assert -1 not in positions and positions[0] < positions[1], name
+    for page in ("plain.html", "index.html"):
+        assert "bayescomp-widgets" not in (mini_site / page).read_text(), page
+    assert all((mini_site / "_static" / "widgets" / s).exists() for s in SCRIPTS)
+    # Nothing of ours where Jupyter Book would load it on every page.
+    assert not list((mini_site / "_static").glob("bayescomp*.js"))
+
+
+def test_bundle_is_within_budget(built):
+    size = (built / SCRIPTS[1]).stat().st_size
+    assert size <= 200 * 1024, f"bundle is {size / 1024:.1f} KB"
+    text = (built / SCRIPTS[1]).read_text()
+    assert "import " not in text[:200] and not re.search(r"\bexport\s+(default|\{)", text), \
+        "the bundle must be a classic script"
+
+
+# --- rendering, offline, over http and file:// ---------------------------------------------------
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_widget_renders_over_http(name, site, offline_page):
+    view = offline_page(site)
+    open_widget(view.page, f"{site}/{name}.html", name)
+    assert min(canvases_drawn(view.page, name)) > 3, "a canvas is blank"
+    assert view.errors == [], view.errors
+    assert view.external == [] and view.failed == [], (view.external, view.failed)
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_widget_renders_over_file_url(name, mini_site, file_page):
+    view = file_page()
+    open_widget(view.page, (mini_site / f"{name}.html").as_uri(), name)
+    assert min(canvases_drawn(view.page, name)) > 3
+    assert view.errors == [], view.errors
+    assert view.external == [], view.external
+
+
+def test_demo_page_over_file_url(built, file_page):
+    view = file_page()
+    for name in WIDGETS:
+        open_widget(view.page, (built / "demo.html").as_uri(), name)
+    assert view.errors == [] and view.external == []
+
+
+# --- every control, by mouse and by keyboard -----------------------------------------------------
+
+def slider_mouse(page, locator):
+    box = locator.bounding_box()
+    value = float(locator.input_value())
+    low, high = float(locator.get_attribute("min")), float(locator.get_attribute("max"))
+    fraction = 0.15 if (value - low) / (high - low) > 0.5 else 0.85
+    locator.click(position={"x": box["width"] * fraction, "y": box["height"] / 2})
+
+
+def slider_keys(page, locator):
+    locator.focus()
+    value = float(locator.input_value())
+    low, high = float(locator.get_attribute("min")), float(locator.get_attribute("max"))
+    page.keyboard.press("Home" if (value - low) / (high - low) > 0.5 else "End")
+
+
+def plot_point(page, name, plot, value):
+    """Screen position of a data point on one of the widget's plots (measured, not assumed)."""
+    return page.evaluate(f"""() => {{
+        const w = document.querySelector('[data-widget="{name}"]').bcWidget.widget;
+        const p = w.{plot}; const r = p.canvas.getBoundingClientRect();
+        const v = {json.dumps(value)};
+        return [r.left + p.x(v[0]) / p.width * r.width, r.top + p.y(v[1]) / p.height * r.height];
+    }}""")
+
+
+def canvas_mouse(page, name):
+    """Drag (or click) on the widget's interactive plot."""
+    page.locator(f'[data-widget="{name}"] canvas[tabindex]').first.scroll_into_view_if_needed()
+    if name == "posterior-explorer":
+        x, y = plot_point(page, name, "pred", [-2.0, 0.5])
+        page.mouse.click(x, y)
+        return
+    if name == "metropolis":
+        x, y = plot_point(page, name, "plot", [-0.5, 1.2])
+        page.mouse.click(x, y)
+        return
+    get = "w.centre" if name == "importance-sampling" else "w.startPoint"
+    start = page.evaluate(f"""() => {{ const w = document.querySelector('[data-widget="{name}"]')
+        .bcWidget.widget; return {get}; }}""")
+    x0, y0 = plot_point(page, name, "plot", start)
+    x1, y1 = plot_point(page, name, "plot", [start[0] + 0.4, start[1] - 0.3])
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=3)
+    page.mouse.move(x1, y1, steps=3)
+    page.mouse.up()
+
+
+def canvas_keys(page, root, name):
+    root.locator("canvas[tabindex]").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    if name == "metropolis":
+        page.keyboard.press("Enter")
+
+
+def act(page, root, name, control, how):
+    """Operate one control with the mouse or the keyboard."""
+    if control == "canvas":
+        (canvas_mouse(page, name) if how == "mouse" else canvas_keys(page, root, name))
+        return
+    locator = root.locator(f'[data-control="{control}"]')
+    tag = locator.evaluate("e => e.tagName.toLowerCase() + (e.type ? ':' + e.type : '')")
+    if tag == "input:range":
+        (slider_mouse if how == "mouse" else slider_keys)(page, locator)
+    elif tag.startswith("select"):
+        if how == "mouse":
+            values = locator.evaluate("e => [...e.options].map(o => o.value).filter(v => v && v !== e.value)")
+            locator.select_option(values[-1])
+        else:
+            locator.focus()
+            page.keyboard.press("ArrowDown")
+    else:
+        if how == "mouse":
+            locator.click()
+        else:
+            locator.focus()
+            page.keyboard.press("Enter")
+
+
+def comparable(state):
+    """The readout without timings."""
+    return {k: v for k, v in state.items() if not k.endswith("_ms")}
+
+
+@pytest.mark.parametrize("how", ["mouse", "keyboard"])
+@pytest.mark.parametrize("name", WIDGETS)
+def test_every_control_changes_the_readouts(name, how, site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/{name}.html", name)
+    found = set(root.locator("[data-control]").evaluate_all("els => els.map(e => e.dataset.control)"))
+    assert found - {"copy-link"} == set(CONTROLS[name]) - {"canvas"}, "controls changed: update CONTROLS"
+    assert root.locator("canvas[tabindex]").count() >= 1
+    unchanged = []
+    for control in CONTROLS[name]:
+        if control == "reset":
+            hook(page, name, "run(50)")        # something to restart from
+        before = comparable(readout(page, name))
+        act(page, root, name, control, how)
+        page.wait_for_timeout(80)
+        after = comparable(readout(page, name))
+        if after == before:
+            unchanged.append(control)
+        if after.get("playing"):
+            hook(page, name, "set({playing: false})")
+    assert unchanged == [], f"{how}: these controls did not change the readouts: {unchanged}"
+    assert view.errors == [], view.errors
+
+
+def test_controls_are_labelled_and_focus_is_visible(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    for name in WIDGETS:
+        root = open_widget(page, f"{site}/{name}.html", name)
+        unlabelled = root.locator("input, select").evaluate_all(
+            "els => els.filter(e => !(e.labels && e.labels.length)).map(e => e.outerHTML)")
+        assert unlabelled == [], unlabelled
+        assert root.locator("canvas").evaluate_all(
+            "els => els.every(e => e.getAttribute('aria-label'))")
+        root.locator("canvas[tabindex]").first.focus()
+        outline = root.locator("canvas[tabindex]").first.evaluate(
+            "e => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth")
+        assert outline.startswith("solid") and not outline.endswith(" 0px"), outline
+
+
+# --- the numbers ---------------------------------------------------------------------------------
+
+def test_posterior_explorer_shows_the_books_grid(site, offline_page):
+    import bayescomp as bc
+    lecture = bc.run_lecture(methods=())
+    view = offline_page(site)
+    open_widget(view.page, f"{site}/posterior-explorer.html", "posterior-explorer")
+    shown = readout(view.page, "posterior-explorer")
+    assert shown["grid_mean"] == pytest.approx(lecture.grid.mean, rel=1e-9)
+    assert shown["grid_sd"] == pytest.approx(lecture.grid.sd, rel=1e-9)
+    assert shown["map"] == pytest.approx(lecture.laplace.mean, rel=1e-9)
+    predictive = bc.posterior_predictive([shown["x_star"]], lecture.grid.points, lecture.grid.weights)
+    assert shown["posterior_predictive"] == pytest.approx(predictive[0], rel=1e-9)
+
+
+def test_explorer_grid_holds_the_posterior_at_every_setting(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/posterior-explorer.html", "posterior-explorer")
+    for prior_sd in (0.25, 2.0, 10.0):
+        for n in (5, 8, 20, 80):
+            page.evaluate(f"""document.querySelector('[data-widget="posterior-explorer"]')
+                              .bcWidget.set({{prior_sd: {prior_sd}, n: {n}}})""")
+            edges = page.evaluate("""() => BayesCompWidgets.engine.edgeRatios(
+                document.querySelector('[data-widget="posterior-explorer"]').bcWidget.widget.result.grid)""")
+            assert max(edges) <= 1e-3, (prior_sd, n, edges)
+
+
+def test_full_metropolis_run_at_the_defaults(site, offline_page):
+    """Play at the default settings until the run (12,000 steps per chain) stops by itself."""
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root.scroll_into_view_if_needed()
+    root.locator('[data-control="play"]').click()
+    page.wait_for_function(
+        "() => { const r = document.querySelector('[data-widget=\"metropolis\"]').bcWidget.readout();"
+        " return !r.playing && r.steps >= 12000; }", timeout=300_000)
+    final = readout(page, "metropolis")
+    assert final["steps"] == 12000 and final["scale"] == 1.1 and len(final["starts"]) == 4
+    assert max(final["rhat"]) < SETTINGS.rhat_max, final["rhat"]
+    errors = [abs(m - g) / s for m, g, s in zip(final["mean"], final["grid_mean"], final["mcse"])]
+    assert max(errors) <= SETTINGS.error_mcse_max, errors
+    assert final["diagnostics_refreshes"] > 10
+    assert view.errors == []
+
+
+def test_live_diagnostics_match_a_fresh_computation(site, offline_page):
+    """While playing, diagnostics are computed a chain pair per frame; they must equal the
+    engine's summary of the same draws computed at once."""
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root.scroll_into_view_if_needed()
+    hook(page, "metropolis", "set({playing: true})")
+    page.wait_for_function("() => document.querySelector('[data-widget=\"metropolis\"]')"
+                           ".bcWidget.widget.refreshTimes.length >= 3")
+    hook(page, "metropolis", "widget.playing = false")
+    compared = page.evaluate("""() => {
+        const w = document.querySelector('[data-widget="metropolis"]').bcWidget.widget;
+        const d = w.diagnostics;
+        return [0, 1].map(a => [d.params[a], BayesCompWidgets.engine.summarize(w.kept(a, d.steps))]);
+    }""")
+    for live, fresh in compared:
+        for key in ("rhat", "ess", "mcse", "mean"):
+            assert live[key] == pytest.approx(fresh[key], rel=1e-12), key
+
+
+def test_explorer_is_coarse_while_dragging_and_full_on_release(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/posterior-explorer.html", "posterior-explorer")
+    fire = """([control, value, type]) => {
+        const input = document.querySelector(`[data-widget="posterior-explorer"] [data-control="${control}"]`);
+        input.value = value; input.dispatchEvent(new Event(type, {bubbles: true}));
+        return document.querySelector('[data-widget="posterior-explorer"]').bcWidget.readout(); }"""
+    assert page.evaluate(fire, ["n", 40, "input"])["resolution"] == 81
+    assert page.evaluate(fire, ["n", 40, "change"])["resolution"] == 241
+    # A prior-only change within the same box reuses the cached full-grid likelihood.
+    assert page.evaluate(fire, ["n", 80, "change"])["resolution"] == 241
+    dragged = page.evaluate(fire, ["prior_sd", 140, "input"])
+    assert dragged["resolution"] == 241 and dragged["box"] == [[-2.5, 1.5], [0, 2.8]]
+
+
+def test_presets_show_their_failures(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/importance-sampling.html", "importance-sampling")
+    narrow = hook(page, "importance-sampling", "set({preset: 'two-modes-narrow'})")
+    assert narrow["ess_fraction"] > 0.5 and abs(narrow["error_in_mcse"][0]) > 20
+    open_widget(page, f"{site}/metropolis.html", "metropolis")
+    tiny = hook(page, "metropolis", "set({preset: 'tiny'})")
+    tiny = hook(page, "metropolis", "run(3000)")
+    huge = hook(page, "metropolis", "set({preset: 'huge'})")
+    huge = hook(page, "metropolis", "run(3000)")
+    assert min(tiny["accept_rate"]) > 0.9 and max(huge["accept_rate"]) < 0.05
+    assert max(tiny["rhat"]) > SETTINGS.rhat_max and min(tiny["ess"]) < 100
+    hook(page, "metropolis", "set({preset: 'two-modes'})")
+    two = hook(page, "metropolis", "run(3000)")
+    assert max(two["rhat"]) > 1.05
+    open_widget(page, f"{site}/laplace-vi.html", "laplace-vi")
+    hook(page, "laplace-vi", "set({target: 'two-modes'})")
+    vi = hook(page, "laplace-vi", "run(600)")
+    assert abs(vi["mean"][0] - 2) < 0.2 and vi["sd"][0] < 0.8       # reverse KL: one mode
+    assert vi["forward_kl"]["sd"][0] > 2                             # forward KL: both
+
+
+# --- links, dark mode, motion ---------------------------------------------------------------------
+
+def test_copy_link_reproduces_the_state(site, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    page = context.new_page()
+    try:
+        root = open_widget(page, f"{site}/importance-sampling.html", "importance-sampling")
+        hook(page, "importance-sampling",
+             "set({family: 'student-t', centre: [-0.1, 1.2], scale: [0.5, 0.4], draws: 700, seed: 5})")
+        state = comparable(readout(page, "importance-sampling"))
+        root.locator('[data-control="copy-link"]').click()
+        page.wait_for_timeout(200)
+        link = page.evaluate("navigator.clipboard.readText()")
+        assert link.startswith(f"{site}/importance-sampling.html#importance-sampling?")
+        assert page.evaluate("location.href") == link
+        other = context.new_page()
+        open_widget(other, link, "importance-sampling")
+        assert comparable(readout(other, "importance-sampling")) == state
+    finally:
+        context.close()
+
+
+def test_dark_mode_redraws(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    for name in WIDGETS:
+        root = open_widget(page, f"{site}/{name}.html", name)
+        corner = "e => Array.from(e.querySelector('canvas').getContext('2d').getImageData(1, 1, 1, 1).data)"
+        light = root.evaluate(corner)
+        page.evaluate("document.documentElement.dataset.theme = 'dark'")
+        page.wait_for_function(f"() => document.querySelector('[data-widget=\"{name}\"]').classList.contains('bcw-dark')")
+        dark = root.evaluate(corner)
+        assert sum(light[:3]) > 600 and sum(dark[:3]) < 150, (light, dark)
+        page.evaluate("document.documentElement.dataset.theme = 'light'")
+
+
+def test_animation_pauses_out_of_view(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root.scroll_into_view_if_needed()
+    hook(page, "metropolis", "set({playing: true})")
+    page.wait_for_timeout(500)
+    assert readout(page, "metropolis")["steps"] > 0
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(400)
+    hidden = readout(page, "metropolis")["steps"]
+    page.wait_for_timeout(800)
+    assert readout(page, "metropolis")["steps"] == hidden, "kept running out of view"
+    root.scroll_into_view_if_needed()
+    page.wait_for_timeout(600)
+    assert readout(page, "metropolis")["steps"] > hidden, "did not resume in view"
+
+
+def test_reduced_motion_redraws_rarely(site, browser):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+        root.scroll_into_view_if_needed()
+        assert page.evaluate("document.querySelector('[data-widget=\"metropolis\"]').bcWidget.widget.reducedMotion")
+        hook(page, "metropolis", "set({playing: true})")
+        seen = set()
+        for _ in range(20):
+            seen.add(readout(page, "metropolis")["steps"])
+            page.wait_for_timeout(100)
+        assert 1 < len(seen) <= 6, f"{len(seen)} different states in 2 s"
+    finally:
+        context.close()
+
+
+def test_touch_places_a_chain_start(site, browser):
+    context = browser.new_context(has_touch=True, viewport={"width": 800, "height": 900})
+    page = context.new_page()
+    try:
+        root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+        root.scroll_into_view_if_needed()
+        hook(page, "metropolis", "set({starts: []})")
+        x, y = plot_point(page, "metropolis", "plot", [-0.4, 1.6])
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(100)
+        starts = readout(page, "metropolis")["starts"]
+        assert len(starts) == 1 and starts[0] == pytest.approx([-0.4, 1.6], abs=0.06)
+    finally:
+        context.close()
+
+
+# --- decks ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("viewport", [(800, 600), (1600, 1000)], ids=["shrunk", "enlarged"])
+def test_deck_widgets_fit_and_take_clicks_where_they_land(viewport, mini_deck, serve, browser):
+    base = serve(mini_deck)
+    view = OfflinePage(browser, base)
+    view.context.close()
+    view.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    view.context.route("**/*", view._route(base))
+    page = view.page = view.context.new_page()
+    page.on("pageerror", lambda e: view.errors.append(str(e)))
+    try:
+        page.goto(f"{base}/deck.html", wait_until="load")
+        page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=20_000)
+        scale = page.evaluate("Reveal.getScale()")
+        assert abs(scale - 1) > 0.05
+        for index, name in enumerate(WIDGETS, start=1):
+            page.evaluate(f"Reveal.slide({index})")
+            page.wait_for_function(
+                f"() => {{ const el = document.querySelector('[data-widget=\"{name}\"]');"
+                " return el.bcWidget && el.querySelector('canvas').width > 200; }")
+            page.wait_for_timeout(150)
+            assert min(canvases_drawn(page, name)) > 3, name
+            fit = page.evaluate(f"""() => {{
+                const el = document.querySelector('[data-widget="{name}"]');
+                const slide = Reveal.getCurrentSlide();
+                const canvas = Reveal.getSlidesElement().getBoundingClientRect();
+                const r = el.getBoundingClientRect();
+                return {{tall: slide.scrollHeight - Reveal.getConfig().height,
+                         inside: r.left >= canvas.left - 1 && r.right <= canvas.right + 1
+                                 && r.top >= canvas.top - 1 && r.bottom <= canvas.bottom + 1}}; }}""")
+            assert fit["tall"] <= 0 and fit["inside"], f"{name} does not fit its slide: {fit}"
+            assert page.evaluate("Reveal.getIndices().h") == index
+        # A click lands where it is aimed, whatever reveal.js's scale.
+        page.evaluate("Reveal.slide(3)")
+        hook(page, "metropolis", "set({starts: []})")
+        x, y = plot_point(page, "metropolis", "plot", [0.5, 2.0])
+        page.mouse.click(x, y)
+        starts = readout(page, "metropolis")["starts"]
+        assert len(starts) == 1 and starts[0] == pytest.approx([0.5, 2.0], abs=0.05), (scale, starts)
+        # The widget's arrow keys do not change slides.
+        page.locator('[data-widget="metropolis"] canvas[tabindex]').focus()
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("Reveal.getIndices().h") == 3
+        assert view.errors == [] and view.external == []
+    finally:
+        view.close()
+
+
+# --- the built book and decks ----------------------------------------------------------------------
+
+SITE = ROOT / "_build" / "html"
+DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
+
+
+def pages_with_widgets(folder, pattern):
+    if not folder.exists():
+        return []
+    found = []
+    for path in sorted(folder.glob(pattern)):
+        names = re.findall(r'data-widget="([\w-]+)"', path.read_text(encoding="utf-8"))
+        found += [(path, name) for name in names]
+    return found
+
+
+@pytest.mark.parametrize("kind", ["site", "decks"])
+def test_built_book_and_decks(kind, serve, offline_page, file_page):
+    folder, pattern = (SITE, "chapters/*.html") if kind == "site" else (DECKS, "*.html")
+    found = pages_with_widgets(folder, pattern)
+    if not found:
+        pytest.skip(f"no built {kind} with widget placeholders in {folder}: run `make book`")
+    base = serve(folder)
+    for path, name in found:
+        relative = path.relative_to(folder).as_posix()
+        for view, url in ((offline_page(base), f"{base}/{relative}"), (file_page(), path.as_uri())):
+            page = view.page
+            page.goto(url, wait_until="load")
+            if kind == "decks":
+                page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=20_000)
+                page.evaluate(f"""Reveal.slide(...(() => {{
+                    const el = document.querySelector('[data-widget="{name}"]');
+                    return Object.values(Reveal.getIndices(el.closest('section')));
+                }})())""")
+            page.wait_for_function(
+                f"() => {{ const el = document.querySelector('[data-widget=\"{name}\"]');"
+                " return el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=30_000)
+            assert min(canvases_drawn(page, name)) > 3, (relative, name)
+            assert view.errors == [] and view.external == [], (relative, view.errors, view.external)
+
+
+# --- JupyterLab ---------------------------------------------------------------------------------
+
+def test_anywidget_in_jupyterlab(lab_url, offline_page):
+    """bc.widgets.metropolis() in a notebook: the same bundle, the data from the kernel."""
+    if not (ROOT / "_build" / "widgets" / SCRIPTS[1]).exists():
+        subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs")], check=True)
+    folder = ROOT / "_build" / "widgets-lab"
+    folder.mkdir(parents=True, exist_ok=True)
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from bayescomp import widgets\n"
+                                  "w = widgets.metropolis(scale=0.5)\nw"),
+        nbformat.v4.new_code_cell("import time; time.sleep(1.5); print('steps', w.readout['steps'])"),
+    ])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, folder / "anywidget.ipynb")
+    view = offline_page(lab_url)
+    page = view.page
+    page.goto(f"{lab_url}/lab/tree/_build/widgets-lab/anywidget.ipynb?reset", wait_until="load")
+    page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.jp-Notebook-ExecutionIndicator, "
+                           ".jp-Notebook') !== null")
+    page.locator(".jp-Notebook .jp-CodeCell").first.click()
+    page.wait_for_timeout(3000)   # the kernel starts
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(
+        "() => { const el = document.querySelector('.jp-OutputArea [data-widget=\"metropolis\"]');"
+        " return el && el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=90_000)
+    assert readout(page, "metropolis")["scale"] == 0.5
+    hook(page, "metropolis", "run(400)")
+    page.wait_for_timeout(500)          # the readout goes back to the kernel
+    page.locator(".jp-Notebook .jp-CodeCell").nth(1).click()
+    page.keyboard.press("Shift+Enter")
+    shots = ROOT / "_build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    try:
+        page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                               ".some(e => /steps 400/.test(e.textContent))", timeout=60_000)
+    finally:
+        page.screenshot(path=str(shots / "jupyterlab-anywidget.png"))
+    assert view.external == [], view.external

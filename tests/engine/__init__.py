@@ -1,0 +1,1 @@
+"""The widgets' JavaScript engine, checked against the package under Node's test runner."""

@@ -1,0 +1,325 @@
+// The widgets' engine against the package: golden values written by tests/engine/golden.py.
+// Run: node --test tests/engine/   (or `npm test` in code/widgets).
+// It reads two files, both written by the package:
+// - the golden values, BAYESCOMP_GOLDEN or _build/widgets/golden.json (`make golden`);
+// - the data script the pages load, BAYESCOMP_DATA or _build/widgets/bayescomp-widgets-data.js
+//   (`make widgets`): the engine is tested on the data and settings the widgets start from.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
+
+import * as E from '../../code/widgets/engine/index.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function readInput(variable, path, how) {
+  const file = process.env[variable] || resolve(ROOT, path);
+  if (!existsSync(file)) throw new Error(`${file} is missing: ${how} (or set ${variable})`);
+  return readFileSync(file, 'utf8');
+}
+
+const golden = JSON.parse(readInput('BAYESCOMP_GOLDEN', '_build/widgets/golden.json', 'run `make golden`'));
+/** What the pages' data script sets: window.BayesCompWidgetData. */
+const widgetData = (() => {
+  const window = {};
+  runInNewContext(readInput('BAYESCOMP_DATA', '_build/widgets/bayescomp-widgets-data.js', 'run `make widgets`'), { window });
+  return JSON.parse(JSON.stringify(window.BayesCompWidgetData)); // plain objects of this realm
+})();
+const RTOL = Number(process.env.BAYESCOMP_RTOL || 1e-9);
+const data = widgetData.data;
+const settings = widgetData.widgets;
+const priorVar = golden.logistic.prior_var;
+const book = E.logisticPosterior(data, priorVar);
+
+/** |actual - expected| <= 1e-9 |expected| (+1e-12 so that exact zeros compare), elementwise. */
+function close(actual, expected, what, rtol = RTOL) {
+  const a = [actual].flat(Infinity);
+  const e = [expected].flat(Infinity);
+  assert.equal(a.length, e.length, `${what}: ${a.length} values, expected ${e.length}`);
+  e.forEach((want, i) => {
+    const got = a[i];
+    if (want === null) {
+      assert.ok(!Number.isFinite(got), `${what}[${i}]: ${got}, expected a non-finite value`);
+      return;
+    }
+    const ok = Math.abs(got - want) <= rtol * Math.abs(want) + 1e-12;
+    assert.ok(ok, `${what}[${i}]: ${got} vs ${want} (relative error ${Math.abs(got - want) / Math.abs(want)})`);
+  });
+}
+
+const flat = (typed) => Array.from(typed);
+
+test('the data script carries the lecture\'s data set, as the package simulates it', () => {
+  const lecture = golden.lecture_data;
+  assert.equal(lecture.n_obs, widgetData.lecture.n_obs);
+  assert.equal(data.x.length, lecture.n_obs);
+  assert.deepEqual(data.x, lecture.x);
+  assert.deepEqual(data.y, lecture.y);
+  assert.ok(data.y.every((v) => v === 0 || v === 1));
+});
+
+test('log density, gradient and minus the Hessian at 100 points', () => {
+  const g = golden.logistic;
+  close(g.points.map((p) => book.logDensity(p)), g.log_density, 'log density');
+  close(g.points.map((p) => book.grad(p)), g.grad, 'gradient');
+  close(g.hessian_points.map((p) => book.negHessian(p)), g.neg_hessian, 'minus the Hessian');
+});
+
+test('the two-mode target: log density, gradient, Hessian, grid moments', () => {
+  const g = golden.two_modes;
+  const two = E.isotropicMixture(widgetData.two_modes);
+  close(g.points.map((p) => two.logDensity(p)), g.log_density, 'log density');
+  close(g.points.map((p) => two.grad(p)), g.grad, 'gradient');
+  close(g.hessian_points.map((p) => two.negHessian(p)), g.neg_hessian, 'minus the Hessian');
+  const grid = E.gridPosterior((t) => two.logDensity(t), golden.two_modes_grid.bounds, 241);
+  close(grid.mean, golden.two_modes_grid.mean, 'grid mean');
+  close(grid.cov, golden.two_modes_grid.cov, 'grid cov');
+  const moments = two.moments();
+  close(moments.mean, g.moments.mean, 'mixture mean (the forward-KL fit)');
+  close(moments.cov, g.moments.cov, 'mixture covariance (the forward-KL fit)');
+});
+
+test('grid moments at prior sd 0.5, 2, 10 and n = 20, 80 (and a wide box at n = 5)', () => {
+  for (const g of golden.grids) {
+    const label = `sd ${g.prior_sd}, n ${g.n}`;
+    const grid = E.logisticGrid(data, g.n, g.prior_sd ** 2, g.bounds, g.resolution);
+    close(grid.mean, g.mean, `${label}: mean`);
+    close(grid.cov, g.cov, `${label}: cov`);
+    close(grid.sd, g.sd, `${label}: sd`);
+    close(grid.corr, g.corr, `${label}: corr`);
+    close(grid.marginals.map(flat), g.marginals, `${label}: marginals`, 1e-8);
+    // The general path (any target) gives the same grid.
+    const target = E.logisticPosterior(data, g.prior_sd ** 2, g.n);
+    const general = E.gridPosterior((t) => target.logDensity(t), g.bounds, g.resolution);
+    close(general.mean, g.mean, `${label}: mean, general path`);
+    const laplace = E.laplaceApproximation(target, [0, 0]);
+    close(laplace.mean, g.laplace.mean, `${label}: MAP`);
+    close(laplace.cov, g.laplace.cov, `${label}: Laplace cov`);
+    close(flat(E.plugInPredictive(laplace.mean, g.x_new)), g.plug_in, `${label}: plug-in predictive`);
+    close(flat(E.gridPredictive(grid, g.x_new)), g.grid_predictive, `${label}: grid predictive`);
+  }
+});
+
+test('the Newton MAP and the Laplace covariance (12 steps from 0)', () => {
+  const laplace = E.laplaceApproximation(book, [0, 0], golden.newton.steps);
+  close(laplace.mean, golden.newton.mean, 'MAP');
+  close(laplace.cov, golden.newton.cov, 'Laplace cov');
+  close(laplace.sd, golden.newton.sd, 'Laplace sd');
+  assert.ok(laplace.gradNorm < 1e-9);
+  const converged = E.laplaceApproximation(book, [0, 0], 60, 1e-12);
+  close(converged.mean, golden.newton.mean, 'MAP, Newton to convergence');
+});
+
+test('split R-hat, ESS and MCSE on fixed chains', () => {
+  for (const [index, g] of golden.diagnostics.entries()) {
+    g.draws.forEach((chains, p) => {
+      const series = chains.map((c) => Float64Array.from(c));
+      const label = `case ${index}, parameter ${p}`;
+      close(E.splitRhat(series), g.rhat[p], `${label}: R-hat`);
+      close(E.effectiveSampleSize(series), g.ess[p], `${label}: ESS`);
+      close(E.mcse(series), g.mcse[p], `${label}: MCSE`);
+    });
+  }
+});
+
+test('the FFT autocorrelation equals the direct sum', () => {
+  const x = Float64Array.from({ length: 37 }, (_, t) => Math.sin(t * 0.7) + 0.1 * t);
+  const y = Float64Array.from({ length: 37 }, (_, t) => Math.cos(t * 1.3));
+  const [rx, ry] = E.autocorrelation([x, y]);
+  for (const [series, rho] of [[x, rx], [y, ry]]) {
+    const m = series.reduce((a, b) => a + b) / series.length;
+    const c = Array.from(series, (v) => v - m);
+    const lag = (k) => c.slice(0, c.length - k).reduce((t, v, i) => t + v * c[i + k], 0);
+    close(flat(rho), c.map((_, k) => lag(k) / lag(0)), 'autocorrelation', 1e-10);
+  }
+});
+
+test('weight ESS and Pareto k-hat on fixed log weights', () => {
+  for (const g of golden.weights) {
+    const weights = E.normalizeLogWeights(g.log_weights);
+    if (g.ess !== null) close(E.weightEss(weights), g.ess, `${g.name}: weight ESS`);
+    const psis = E.paretoSmoothedLogWeights(g.log_weights);
+    close(psis.k, g.k, `${g.name}: k-hat`);
+    close(E.weightEss(psis.logWeights.map(Math.exp)), g.smoothed_ess, `${g.name}: smoothed ESS`);
+    close(flat(Float64Array.from(psis.logWeights).sort().slice(-10)), g.smoothed_sorted, `${g.name}: smoothed tail`);
+  }
+  assert.equal(E.paretoSmoothedLogWeights([0, -1, -2, -3, -4, -5, -6, -7, -8, -9]).k, Infinity);
+});
+
+test('Student-t and defensive-mixture proposal densities', () => {
+  const g = golden.proposals;
+  const t = E.studentTProposal(g.mean, g.cov, g.df);
+  close(g.points.map((p) => t.logDensity(p)), g.student_t, 'Student-t log density');
+  const gauss = E.gaussianProposal(g.mean, g.cov);
+  close(g.points.map((p) => gauss.logDensity(p)), g.gaussian, 'Gaussian log density');
+  const prior = E.gaussianProposal([0, 0], g.prior_cov);
+  const mixture = E.defensiveMixture(gauss, prior, g.fallback_weight);
+  close(g.points.map((p) => mixture.logDensity(p)), g.defensive, 'defensive mixture log density');
+});
+
+test('replayed draws: importance sampling reproduces the package\'s estimates', () => {
+  for (const g of golden.importance) {
+    const proposal = E.gaussianProposal(g.mean_proposal, g.cov, g.factor);
+    const rng = E.replaySource({ normals: g.normals });
+    const result = E.importanceSample((t) => book.logDensity(t), proposal, g.n, rng);
+    assert.equal(rng.used().normals, g.normals.length, 'every recorded normal is used');
+    close(flat(result.draws.slice(0, 100)), g.draws_head, `seed ${g.seed}: draws`);
+    close(flat(result.logWeights.slice(0, 50)), g.log_weights_head, `seed ${g.seed}: log weights`);
+    close(result.mean, g.estimate, `seed ${g.seed}: estimated mean`);
+    close(result.ess, g.ess, `seed ${g.seed}: weight ESS`);
+    close(result.maxWeight, g.max_weight, `seed ${g.seed}: largest weight`);
+  }
+});
+
+test('the package\'s Student-t and defensive draws give the package\'s estimates and MCSE', () => {
+  for (const g of golden.importance_draws) {
+    const logWeights = g.log_q.map((logQ, s) => book.logDensity([g.draws[2 * s], g.draws[2 * s + 1]]) - logQ);
+    const result = E.weighDraws(Float64Array.from(g.draws), logWeights);
+    close(result.mean, g.estimate, `${g.name}: estimated mean`);
+    close(result.ess, g.ess, `${g.name}: weight ESS`);
+    close(result.maxWeight, g.max_weight, `${g.name}: largest weight`);
+    close(result.mcse, g.mcse, `${g.name}: MCSE`);
+  }
+});
+
+test('replayed draws: a Metropolis chain with identical accept decisions', () => {
+  const g = golden.metropolis;
+  const rng = E.replaySource({ normals: g.normals, uniforms: g.uniforms });
+  const chain = E.metropolisChain((t) => book.logDensity(t), g.start, g.chol, g.n_steps, rng);
+  assert.deepEqual(Array.from(chain.accepted, Boolean), g.accepted, 'accept decisions');
+  const draws = [];
+  for (let t = 0; t < g.n_steps; t += 1) draws.push(chain.draws[0][t], chain.draws[1][t]);
+  close(draws, g.draws, 'chain');
+  close(chain.acceptRate, g.accept_rate, 'acceptance rate');
+  assert.deepEqual(rng.used(), { normals: g.normals.length, uniforms: g.uniforms.length });
+});
+
+test('replayed draws: 50 Adam steps of mean-field and full-rank VI', () => {
+  const [meanField, fullRank] = golden.vi;
+  let rng = E.replaySource({ normals: meanField.normals });
+  const mf = new E.MeanFieldVI(book, meanField.init_mean, meanField.init_log_sd, { lr: meanField.lr, nSamples: meanField.n_samples });
+  for (let s = 0; s < meanField.n_steps; s += 1) mf.step(rng);
+  close(mf.mean, meanField.mean, 'mean-field mean');
+  close(mf.sd, meanField.sd, 'mean-field sd');
+  close(mf.elbo, meanField.elbo, 'mean-field ELBO');
+
+  rng = E.replaySource({ normals: fullRank.normals });
+  const fr = new E.FullRankVI(book, fullRank.init_mean, fullRank.init_chol, { lr: fullRank.lr, nSamples: fullRank.n_samples });
+  for (let s = 0; s < fullRank.n_steps; s += 1) fr.step(rng);
+  close(fr.mean, fullRank.mean, 'full-rank mean');
+  close(fr.chol, fullRank.chol, 'full-rank Cholesky factor');
+  close(fr.elbo, fullRank.elbo, 'full-rank ELBO');
+});
+
+test('the seeded source: reproducible, uniform in [0, 1), normals with mean 0 and sd 1', () => {
+  const a = E.seededSource(7);
+  const b = E.seededSource(7);
+  const draws = Array.from({ length: 20000 }, () => a.normal());
+  assert.deepEqual(draws.slice(0, 5), Array.from({ length: 5 }, () => b.normal()));
+  const m = draws.reduce((t, v) => t + v) / draws.length;
+  const sd = Math.sqrt(draws.reduce((t, v) => t + (v - m) ** 2, 0) / (draws.length - 1));
+  assert.ok(Math.abs(m) < 0.03 && Math.abs(sd - 1) < 0.03, `mean ${m}, sd ${sd}`);
+  const u = Array.from({ length: 20000 }, () => a.uniform());
+  assert.ok(u.every((v) => v >= 0 && v < 1));
+  assert.ok(Math.abs(u.reduce((t, v) => t + v) / u.length - 0.5) < 0.01);
+});
+
+test('a replay source refuses to invent draws', () => {
+  const rng = E.replaySource({ normals: [0.5] });
+  assert.equal(rng.normal(), 0.5);
+  assert.throws(() => rng.normal(), /all 1 normals used/);
+  assert.throws(() => rng.uniform(), /all 0 uniforms used/);
+});
+
+test('the covering box keeps the lecture box when the posterior fits inside it', () => {
+  const base = widgetData.lecture.grid_bounds;
+  const laplace = E.laplaceApproximation(book, [0, 0]);
+  assert.deepEqual(E.coveringBox(base, laplace, 5, 0.5), base);
+  const wide = E.coveringBox(base, { mean: [0, 3], sd: [1, 1] }, 5, 0.5);
+  assert.deepEqual(wide, [[-5, 5], [-2, 8]]);
+});
+
+test('edge ratios find a posterior cut by its box', () => {
+  const narrow = E.logisticGrid(data, 8, 100, [[-2.5, 1.5], [0, 2.8]], 61);
+  const ratios = E.edgeRatios(narrow);
+  assert.ok(Math.max(...ratios) > 0.01, `edges ${ratios}`);
+  const lecture = E.logisticGrid(data, 80, 4, [[-2.5, 1.5], [0, 2.8]], 241);
+  assert.ok(Math.max(...E.edgeRatios(lecture)) < 1e-3);
+});
+
+/** The explorer's grid at a prior sd and n, exactly as the view computes it (holdingGrid). */
+function explorerGrid(priorSd, n, resolution) {
+  const target = E.logisticPosterior(data, priorSd ** 2, n);
+  const laplace = E.laplaceApproximation(target, [0, 0], settings.newton_max_steps, 1e-12);
+  const start = E.coveringBox(widgetData.lecture.grid_bounds, laplace, settings.grid_margin_sd, settings.grid_snap);
+  return E.holdingGrid(start, (box) => E.logisticGrid(data, n, priorSd ** 2, box, resolution), {
+    tolerance: settings.grid_edge_tolerance, snap: settings.grid_snap, maxWidenings: settings.grid_max_widenings,
+  });
+}
+
+test('the explorer\'s grid holds the posterior at every setting, and gives its moments', () => {
+  let widened = 0;
+  for (const g of golden.wide_grids) {
+    const label = `sd ${g.prior_sd}, n ${g.n}`;
+    for (const resolution of [settings.drag_resolution, widgetData.lecture.grid_resolution]) {
+      const { grid, widenings } = explorerGrid(g.prior_sd, g.n, resolution);
+      const edges = Math.max(...E.edgeRatios(grid));
+      assert.ok(edges <= settings.grid_edge_tolerance, `${label}, ${resolution}: edges ${edges}`);
+      widened += widenings;
+      if (resolution === widgetData.lecture.grid_resolution) {
+        // Against a box far wider than the posterior: cutting where the density falls below 1e-3
+        // of its peak costs up to 2e-4 in a mean and 1.2e-3 in an sd here (relative).
+        close(grid.mean, g.mean, `${label}: mean`, 2e-3);
+        close(grid.sd, g.sd, `${label}: sd`, 2e-3);
+      }
+    }
+  }
+  assert.ok(widened > 0, 'no setting needed widening: the test no longer exercises it');
+});
+
+test('widening grows only the sides cut, and stops at its cap', () => {
+  const box = [[-2.5, 1.5], [0, 2.8]];
+  assert.deepEqual(E.widenBox(box, [0, 0.5, 0, 0], 1e-3, 0.5), [[-2.5, 3.5], [0, 2.8]]);
+  let calls = 0;
+  const cut = E.logisticGrid(data, 8, 100, box, 61);
+  const held = E.holdingGrid(box, () => { calls += 1; return cut; }, { tolerance: 1e-3, snap: 0.5, maxWidenings: 3 });
+  assert.equal(held.widenings, 3);
+  assert.equal(calls, 4);
+});
+
+test('the drawn predictive curve: the grid predictive, pooled into blocks', () => {
+  for (const g of golden.grids) {
+    const label = `sd ${g.prior_sd}, n ${g.n}`;
+    const grid = E.logisticGrid(data, g.n, g.prior_sd ** 2, g.bounds, g.resolution);
+    // One point per block: the exact predictive over the grid.
+    close(flat(E.pooledPredictive(grid, g.x_curve, g.resolution)), g.curve, `${label}: unpooled curve`);
+    // As drawn: within 1e-3 (under a pixel on the widget's plot) of the exact predictive.
+    const drawn = E.pooledPredictive(grid, g.x_curve, settings.curve_blocks);
+    const error = Math.max(...Array.from(drawn, (v, i) => Math.abs(v - g.curve[i])));
+    assert.ok(error < 1e-3, `${label}: drawn curve off by ${error}`);
+  }
+  // Far out the sigmoid saturates without overflowing: 0 and 1, never NaN.
+  const lecture = E.logisticGrid(data, 80, 4, [[-2.5, 1.5], [0, 2.8]], 241);
+  const extreme = E.pooledPredictive(lecture, [-1e4, 1e4]);
+  assert.deepEqual(Array.from(extreme, (v) => Math.round(v * 1e12) / 1e12), [0, 1]);
+});
+
+test('staged diagnostics, a job at a time, equal the package\'s and the engine\'s at once', () => {
+  for (const [index, g] of golden.diagnostics.entries()) {
+    const kept = g.draws.map((chains) => chains.map((c) => Float64Array.from(c)));
+    const staged = new E.StagedDiagnostics(kept);
+    let steps = 1;
+    while (!staged.step()) steps += 1;
+    assert.equal(steps, kept.length * (Math.ceil(kept[0].length / 2) + 1), `case ${index}: jobs`);
+    kept.forEach((chains, p) => {
+      const label = `case ${index}, parameter ${p}`;
+      assert.deepEqual(staged.result[p], E.summarize(chains), `${label}: at once`);
+      close(staged.result[p].rhat, g.rhat[p], `${label}: R-hat`);
+      close(staged.result[p].ess, g.ess[p], `${label}: ESS`);
+      close(staged.result[p].mcse, g.mcse[p], `${label}: MCSE`);
+    });
+  }
+});

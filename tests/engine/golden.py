@@ -1,0 +1,247 @@
+"""Write the golden values that the widgets' engine must reproduce, from the package.
+
+Usage: python -m tests.engine.golden [OUT.json]   (default _build/widgets/golden.json)
+
+Deterministic functions are compared at fixed inputs; stochastic ones are replayed: the file
+holds the very NumPy draws the package consumed (recorded from a generator with the same seed,
+in the protocol's order), and the engine, fed those draws, must give the package's results.
+Non-finite numbers are written as null (JSON has no inf).
+
+The engine's tests read the data and settings from the data script the pages load
+(``bayescomp-widgets-data.js``), not from here: this file holds the package's answers, and the
+lecture's data set as ``lecture_problem`` simulates it, to check that script against.
+"""
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import bayescomp as bc
+from bayescomp import widgets
+from tools.toc import ROOT
+
+DEFAULT_OUT = ROOT / "_build" / "widgets" / "golden.json"
+
+
+def plain(value):
+    """Arrays and NumPy scalars as lists and floats; inf and nan as None."""
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain(item) for item in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def problem(prior_sd=2.0, n_obs=80):
+    """The book's data cut to the first ``n_obs`` observations, under prior sd ``prior_sd``."""
+    data, _ = bc.lecture_problem()
+    cut = bc.LogisticData(data.x[:n_obs], data.design[:n_obs], data.y[:n_obs], data.theta_true)
+    return bc.logistic_posterior(cut, prior_sd**2)
+
+
+def densities(target, points, hessian_points):
+    return {"points": points, "log_density": target.log_density(points),
+            "grad": target.grad_log_density(points),
+            "hessian_points": hessian_points,
+            "neg_hessian": [target.neg_hessian(p) for p in hessian_points]}
+
+
+def grid_case(prior_sd, n_obs, bounds, resolution=241):
+    target = problem(prior_sd, n_obs)
+    grid = bc.grid_posterior(target.log_density, bounds, resolution)
+    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    x_new = [-2.0, 0.0, 2.0]
+    x_curve = np.linspace(-4.0, 4.0, 41)      # the explorer's curve spans the data's range +- 1.5
+    return {"prior_sd": prior_sd, "n": n_obs, "bounds": bounds, "resolution": resolution,
+            "mean": grid.mean, "cov": grid.cov, "sd": grid.sd, "corr": grid.corr,
+            "marginals": grid.marginals, "max_log_density": grid.log_density.max(),
+            "laplace": {"mean": laplace.mean, "cov": laplace.cov, "sd": laplace.sd},
+            "x_new": x_new, "plug_in": bc.posterior_predictive(x_new, laplace.mean),
+            "grid_predictive": bc.posterior_predictive(x_new, grid.points, grid.weights),
+            "x_curve": x_curve,
+            "curve": bc.posterior_predictive(x_curve, grid.points, grid.weights)}
+
+
+def wide_grid_case(prior_sd, n_obs, n_sd=25, resolution=751):
+    """The posterior's moments on a box far wider than it: the MAP +- 25 Laplace sds, 751
+    points a side (converged to about 1e-7 here even where the posterior is most skewed). The
+    explorer's grid must match them."""
+    target = problem(prior_sd, n_obs)
+    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    bounds = np.stack([laplace.mean - n_sd * laplace.sd, laplace.mean + n_sd * laplace.sd], axis=1)
+    grid = bc.grid_posterior(target.log_density, bounds, resolution)
+    return {"prior_sd": prior_sd, "n": n_obs, "mean": grid.mean, "sd": grid.sd}
+
+
+def pareto_k(log_weights):
+    """k-hat from the package's PSIS when it has one, else from ArviZ (which it matches)."""
+    if hasattr(bc, "pareto_smoothed_log_weights"):
+        smoothed, k = bc.pareto_smoothed_log_weights(log_weights)
+    else:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import arviz
+            smoothed, k = arviz.psislw(np.array(log_weights, dtype=float))
+    weights = np.exp(smoothed - np.logaddexp.reduce(smoothed))
+    return {"log_weights": log_weights, "k": float(k), "smoothed_ess": 1 / np.sum(weights**2),
+            "smoothed_sorted": np.sort(smoothed)[-10:]}
+
+
+def svd_factor(cov):
+    """The factor F (draw = mean + F z) that Generator.multivariate_normal uses: from an SVD."""
+    _, s, vh = np.linalg.svd(np.asarray(cov, dtype=float))
+    return (np.sqrt(s)[:, None] * vh).T
+
+
+def importance_replay(target, mean, cov, n_draws, seed):
+    result = bc.importance_sample(target.log_density, mean, cov, n_draws,
+                                  np.random.default_rng(seed))
+    normals = np.random.default_rng(seed).standard_normal((n_draws, 2))
+    factor = svd_factor(cov)
+    # The replay is only valid if this is exactly how NumPy made the draws.
+    np.testing.assert_allclose(normals @ factor.T + mean, result.draws, rtol=1e-14, atol=1e-14)
+    return {"mean_proposal": mean, "cov": cov, "factor": factor, "n": n_draws, "seed": seed,
+            "normals": normals.ravel(), "estimate": result.mean, "ess": result.ess,
+            "max_weight": result.max_weight, "log_weights_head": result.log_weights[:50],
+            "draws_head": result.draws[:50]}
+
+
+def weighed_draws(target, proposal, n_draws, seed):
+    """The package's draws from any proposal, and the estimates it makes from them."""
+    result = bc.importance_sample_from(target.log_density, proposal, n_draws,
+                                       np.random.default_rng(seed))
+    return {"name": proposal.name, "draws": result.draws.ravel(),
+            "log_q": proposal.log_density(result.draws), "estimate": result.mean,
+            "ess": result.ess, "max_weight": result.max_weight,
+            "mcse": bc.importance_mcse(result)}
+
+
+def metropolis_replay(target, start, chol, n_steps, seed):
+    rng = np.random.default_rng(seed)
+    normals, uniforms = np.empty((n_steps, 2)), np.empty(n_steps)
+    for step in range(n_steps):        # the protocol's order: two normals, then a uniform
+        normals[step] = rng.standard_normal(2)
+        uniforms[step] = rng.random()
+    chain = bc.metropolis_chain(target.log_density, start, chol, n_steps,
+                                np.random.default_rng(seed), record_proposals=True)
+    return {"start": start, "chol": chol, "n_steps": n_steps, "seed": seed,
+            "normals": normals.ravel(), "uniforms": uniforms, "draws": chain.draws.ravel(),
+            "accepted": chain.accepted, "accept_rate": chain.accept_rate}
+
+
+def vi_replay(target, laplace, n_steps, seed, full_rank):
+    rng = np.random.default_rng(seed)
+    normals = np.stack([rng.standard_normal((256, 2)) for _ in range(n_steps)])
+    common = dict(n_steps=n_steps, rng=np.random.default_rng(seed), n_samples=256, lr=0.03)
+    if full_rank:
+        init_chol = np.linalg.cholesky(laplace.cov)
+        fit = bc.full_rank_vi(target.log_density, target.grad_log_density, laplace.mean,
+                              init_chol, **common)
+        result = {"init_chol": init_chol, "chol": fit.chol, "cov": fit.cov}
+    else:
+        fit = bc.mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
+                               np.log(laplace.sd), **common)
+        result = {"init_log_sd": np.log(laplace.sd), "sd": fit.sd}
+    return {**result, "init_mean": laplace.mean, "n_steps": n_steps, "seed": seed,
+            "n_samples": 256, "lr": 0.03, "normals": normals.ravel(), "mean": fit.mean,
+            "elbo": fit.elbo}
+
+
+def diagnostics_case(draws):
+    return {"draws": np.moveaxis(draws, -1, 0),        # (param, chain, draw) for the engine
+            "rhat": bc.split_rhat(draws), "ess": bc.effective_sample_size(draws),
+            "mcse": bc.mcse(draws)}
+
+
+def ar1_chains(seed, n_chain, n_draw, phi):
+    rng = np.random.default_rng(seed)
+    noise = rng.standard_normal((n_chain, n_draw, 2))
+    draws = np.empty_like(noise)
+    draws[:, 0] = noise[:, 0]
+    for t in range(1, n_draw):
+        draws[:, t] = phi * draws[:, t - 1] + noise[:, t]
+    return draws + np.array([0.0, 0.3]) * np.arange(n_chain)[:, None, None]
+
+
+def golden():
+    lecture = bc.run_lecture()
+    s, target, laplace = lecture.settings, lecture.target, lecture.laplace
+    data, _ = bc.lecture_problem(s)
+    rng = np.random.default_rng(0)
+    points = rng.uniform([-2.5, 0.0], [1.5, 2.8], size=(100, 2))
+    two = widgets.two_mode_target()
+    mixture_points = rng.uniform([-5.0, -3.0], [5.0, 3.0], size=(100, 2))
+    lecture_bounds = [list(b) for b in s.grid_bounds]
+    grids = [grid_case(sd, n, lecture_bounds) for sd in (0.5, 2.0, 10.0) for n in (20, 80)]
+    grids.append(grid_case(10.0, 5, [[-12.0, 10.0], [-6.0, 14.0]], 121))
+    two_grid = bc.grid_posterior(two.log_density, widgets.TwoModeSettings().bounds, 241)
+    chol = s.mcmc_scale * np.linalg.cholesky(laplace.cov)
+
+    # The proposals of the package's IS chapter: Student-t and the defensive mixture.
+    t_mean, t_cov, t_df = laplace.mean, 1.5 * laplace.cov, 4
+    prior_cov = s.prior_var * np.eye(2)
+    student = bc.student_t_proposal(t_mean, t_cov, t_df)
+    defensive = bc.defensive_mixture(bc.gaussian_proposal(t_mean, t_cov),
+                                     bc.gaussian_proposal(np.zeros(2), prior_cov), 0.2)
+
+    pareto = np.random.default_rng(6)
+    return {
+        "lecture_data": {"x": data.x, "y": data.y, "n_obs": s.n_obs},
+        "logistic": {"prior_var": s.prior_var, **densities(target, points, points[:10])},
+        "two_modes": {**densities(two, mixture_points, mixture_points[:10]),
+                      "moments": dict(zip(("mean", "cov"), bc.mixture_moments(
+                          *widgets.TwoModeSettings()[:3])))},
+        "two_modes_grid": {"bounds": widgets.TwoModeSettings().bounds, "mean": two_grid.mean,
+                           "cov": two_grid.cov},
+        "grids": grids,
+        "wide_grids": [wide_grid_case(sd, n) for sd in (0.25, 2.0, 10.0) for n in (5, 8, 20, 80)],
+        "newton": {"steps": s.newton_steps, "mean": laplace.mean, "cov": laplace.cov,
+                   "sd": laplace.sd, "grad_norm": laplace.grad_norm},
+        "proposals": {"points": points, "mean": t_mean, "cov": t_cov, "df": t_df,
+                      "student_t": student.log_density(points),
+                      "gaussian": bc.gaussian_logpdf(points, t_mean, t_cov),
+                      "prior_cov": prior_cov, "fallback_weight": 0.2,
+                      "defensive": defensive.log_density(points)},
+        "weights": [
+            {"name": "prior proposal", **pareto_k(lecture.is_prior.log_weights),
+             "ess": lecture.is_prior.ess},
+            {"name": "Laplace proposal", **pareto_k(lecture.is_laplace.log_weights),
+             "ess": lecture.is_laplace.ess},
+            {"name": "Pareto tail k=0.8",
+             **pareto_k(0.8 * np.log(pareto.pareto(1.0, 2000) + 1.0) + 0.0),
+             "ess": None},
+        ],
+        "diagnostics": [diagnostics_case(lecture.chains.draws),
+                        diagnostics_case(ar1_chains(5, 3, 1001, 0.9))],
+        "importance": [
+            importance_replay(target, np.zeros(2), prior_cov, s.is_prior_draws, s.is_prior_seed),
+            importance_replay(target, laplace.mean, laplace.cov, s.is_laplace_draws,
+                              s.is_laplace_seed),
+        ],
+        "importance_draws": [weighed_draws(target, student, 3000, 8),
+                             weighed_draws(target, defensive, 3000, 9)],
+        "metropolis": metropolis_replay(target, list(s.mcmc_starts[0]), chol, s.mcmc_steps,
+                                        s.mcmc_first_seed),
+        "vi": [vi_replay(target, laplace, 50, s.vi_seed, full_rank=False),
+               vi_replay(target, laplace, 50, 32, full_rank=True)],
+    }
+
+
+def write(path=DEFAULT_OUT):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(plain(golden()), allow_nan=False, separators=(",", ":")))
+    return path
+
+
+if __name__ == "__main__":
+    print(write(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_OUT))

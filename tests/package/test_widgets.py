@@ -1,0 +1,126 @@
+"""The widgets' Python side: the data and settings the live figures start from, and their
+display in Jupyter through anywidget. (The JavaScript engine is checked in ``tests/engine``.)"""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bayescomp as bc
+from bayescomp import widgets
+
+
+def test_widget_data_is_the_books_data_and_settings():
+    data = widgets.widget_data()
+    lecture_data, _ = bc.lecture_problem()
+    np.testing.assert_array_equal(data["data"]["x"], lecture_data.x)
+    np.testing.assert_array_equal(data["data"]["y"], lecture_data.y)
+    assert data["lecture"]["mcmc_starts"] == [list(s) for s in bc.LectureSettings().mcmc_starts]
+    assert data["method_colors"] == bc.plotting.METHOD_COLORS
+    assert data["palette"] == bc.plotting.PALETTE
+    json.dumps(data, allow_nan=False)   # plain JSON, no NumPy types or inf
+
+
+def test_widget_data_follows_other_settings():
+    settings = bc.LectureSettings()._replace(n_obs=30, data_seed=5)
+    data = widgets.widget_data(settings)
+    assert len(data["data"]["x"]) == 30
+    assert data["lecture"]["data_seed"] == 5
+
+
+def test_data_script_sets_a_global(tmp_path):
+    path = widgets.write_data_script(tmp_path)
+    text = path.read_text()
+    assert text.startswith("window.BayesCompWidgetData = {")
+    payload = json.loads(text.removeprefix("window.BayesCompWidgetData = ").rstrip().rstrip(";"))
+    assert payload == json.loads(json.dumps(widgets.widget_data()))
+
+
+def test_two_mode_target_is_normalized_with_known_moments():
+    target = widgets.two_mode_target()
+    grid = bc.grid_posterior(target.log_density, widgets.TwoModeSettings().bounds, 401)
+    cell = np.prod([a[1] - a[0] for a in grid.axes])
+    assert np.exp(grid.log_density).sum() * cell == pytest.approx(1, abs=2e-6)
+    np.testing.assert_allclose(grid.mean, [0, 0], atol=1e-8)
+    np.testing.assert_allclose(np.diag(grid.cov), [4 + 0.36, 0.36], rtol=1e-4)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(weights=[0.5, 0.6], means=[[0, 0], [1, 1]], sds=[1, 1]), "sum to 1"),
+    (dict(weights=[0.5, 0.5], means=[[0, 0], [1, 1]], sds=[1, 0]), "sds must all be > 0"),
+    (dict(weights=[0.5, 0.5], means=[[0, 0]], sds=[1, 1]), "means must have shape"),
+])
+def test_mixture_rejects_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        bc.isotropic_mixture_target(**kwargs)
+
+
+def test_two_mode_target_is_the_chapters_mixture_along_its_first_axis():
+    # Its first coordinate is the 1-D mixture of chapters 2 and 4; its second N(0, 0.6^2).
+    two, settings = widgets.two_mode_target(), widgets.TwoModeSettings()
+    one = bc.gaussian_mixture_target(settings.weights, [m[0] for m in settings.means],
+                                     settings.sds)
+    theta = np.column_stack([np.linspace(-4, 4, 9), np.full(9, 0.3)])
+    second = -0.5 * (0.3 / 0.6) ** 2 - np.log(0.6 * np.sqrt(2 * np.pi))
+    np.testing.assert_allclose(two.log_density(theta), one.log_density(theta[:, :1]) + second,
+                               rtol=1e-12)
+
+
+def test_thresholds_are_the_working_rules():
+    # The widgets colour readouts with these; the package's diagnostics state the same rules.
+    settings = widgets.WidgetSettings()
+    assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+
+
+def test_widget_names_are_published_in_the_data():
+    assert widgets.widget_data()["names"] == list(widgets.WIDGETS)
+    assert widgets.WIDGETS == ("posterior-explorer", "importance-sampling", "metropolis",
+                               "laplace-vi")
+
+
+def test_widget_data_needs_no_matplotlib():
+    code = ("import sys; from bayescomp import widgets; widgets.widget_data(); "
+            "assert 'matplotlib' not in sys.modules, 'widget_data imported matplotlib'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_widgets_are_an_attribute_of_the_package():
+    code = ("import sys, bayescomp as bc; assert bc.widgets.WIDGETS; "
+            "assert 'matplotlib' not in sys.modules and 'anywidget' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_package_imports_without_anywidget():
+    code = ("import sys; sys.modules['anywidget'] = None; import bayescomp.widgets as w; "
+            "w.widget_data(); print('ok')")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.stdout.strip() == "ok", run.stderr
+
+
+def test_jupyter_widget_carries_the_bundle_and_the_data(tmp_path, monkeypatch):
+    pytest.importorskip("anywidget")
+    bundle = tmp_path / widgets.BUNDLE_NAME
+    bundle.write_text("globalThis.BayesCompWidgets = {};\n")
+    monkeypatch.setenv("BAYESCOMP_WIDGETS_JS", str(bundle))
+    widget = widgets.metropolis(scale=0.5)
+    assert widget.widget == "metropolis"
+    assert widget.params == {"scale": 0.5}
+    assert widget.data["data"]["x"][0] == widgets.widget_data()["data"]["x"][0]
+    assert widget._esm.startswith("globalThis.BayesCompWidgets")
+    assert "export default" in widget._esm
+
+
+def test_jupyter_widget_explains_a_missing_bundle(tmp_path, monkeypatch):
+    pytest.importorskip("anywidget")
+    monkeypatch.setenv("BAYESCOMP_WIDGETS_JS", str(tmp_path / "missing.js"))
+    widget = widgets.posterior_explorer()
+    assert "make widgets" in widget._esm
+
+
+def test_unknown_widget_name():
+    def histogram():
+        pass
+
+    with pytest.raises(ValueError, match="name must be one of"):
+        widgets._widget(histogram, {})

@@ -1,0 +1,1 @@
+"""Benchmarks (not tests): the stages of a run, the package against plain NumPy, the live figures."""

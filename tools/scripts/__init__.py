@@ -1,0 +1,1 @@
+"""Scripts the Makefile runs: installers, the reader-install check, re-executing chapters."""

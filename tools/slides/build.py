@@ -1,0 +1,207 @@
+"""Build one reveal.js deck per chapter from the chapter notebooks, for offline viewing.
+
+Decks come from the same notebooks as the website (no second source): cells marked
+``slide`` start a slide, ``notes`` cells become speaker notes, ``skip`` cells stay out. The
+reveal.js, RequireJS, jQuery and MathJax files are copied from ``tools/npm/node_modules``
+(pinned in ``tools/npm/package.json``) next to the decks, so nothing is fetched at view time.
+The chapters come from ``_toc.yml`` (:mod:`tools.toc`); the nbconvert template is
+``deck_template/`` beside this file.
+
+Usage: python -m tools.slides.build --out _build/slides_out/slides
+"""
+import argparse
+import html
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+from nbconvert import SlidesExporter
+from traitlets.config import Config
+
+from .. import toc
+from ..toc import CHAPTERS, ROOT
+
+HERE = Path(__file__).resolve().parent
+MODULES = ROOT / "tools" / "npm" / "node_modules"
+DECK_CSS = """
+.reveal .kicker { font-size: 0.5em; letter-spacing: 0.08em; text-transform: uppercase;
+                  color: #0072B2; margin: 0 0 0.2em 0; }
+.reveal h1 { font-size: 1.6em; }
+.reveal h2 { font-size: 1.2em; }
+.reveal ul { font-size: 0.8em; }
+.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre { font-size: 16px !important; line-height: 1.25; }
+.reveal .jp-RenderedSVG img { max-height: 430px; width: auto; display: block;
+                              margin: 10px auto 0; }
+/* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
+html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
+"""
+# The presenter keys of the static decks (reveal.js 4), listed on the deck index.
+INDEX_KEYS = [
+    ("<kbd>→</kbd> <kbd>Space</kbd> / <kbd>←</kbd>", "next / previous slide"),
+    ("<kbd>Esc</kbd> or <kbd>O</kbd>", "overview of all slides"),
+    ("<kbd>S</kbd>", "speaker view: notes, next slide, timer (allow pop-ups)"),
+    ("<kbd>F</kbd>", "full screen (<kbd>Esc</kbd> leaves it)"),
+    ("<kbd>B</kbd> or <kbd>.</kbd>", "blank the screen, and back"),
+    ("<kbd>?</kbd>", "all keys"),
+]
+
+
+def deck_file(chapter):
+    """File name of a chapter's deck; the landing page's deck must not shadow the deck list."""
+    return "00_introduction.html" if chapter == "index" else f"{chapter}.html"
+
+
+def handout_file(chapter):
+    """File name of a chapter's PDF handout, printed from its deck by :mod:`tools.slides.handouts`."""
+    return deck_file(chapter).replace(".html", ".pdf")
+
+
+def copy_assets(out):
+    """Copy the pinned front-end files next to the decks."""
+    vendor = out / "vendor"
+    for part in ("dist", "plugin"):
+        shutil.copytree(MODULES / "reveal.js" / part, out / "reveal.js" / part, dirs_exist_ok=True)
+    vendor.mkdir(parents=True, exist_ok=True)
+    shutil.copy(MODULES / "requirejs" / "require.js", vendor / "require.js")
+    shutil.copy(MODULES / "jquery" / "dist" / "jquery.min.js", vendor / "jquery.min.js")
+    # MathJax 3 as one self-contained file (TeX input, SVG output), the same file as the website.
+    (vendor / "mathjax").mkdir(exist_ok=True)
+    shutil.copy(MODULES / "mathjax" / "es5" / "tex-svg-full.js", vendor / "mathjax")
+    (vendor / "deck.css").write_text(DECK_CSS)
+    # The live figures: the bundle (built by `make widgets`) and the package's data script,
+    # loaded by the decks whose slides hold a <div data-widget="..."> placeholder.
+    from bayescomp.widgets import BUNDLE_NAME, write_data_script
+    shutil.copy(ROOT / "_build" / "widgets" / BUNDLE_NAME, vendor / BUNDLE_NAME)
+    write_data_script(vendor)
+
+
+def exporter():
+    config = Config()
+    config.SlidesExporter.reveal_url_prefix = "reveal.js"
+    config.SlidesExporter.reveal_theme = "white"
+    config.SlidesExporter.reveal_transition = "none"
+    config.SlidesExporter.require_js_url = "vendor/require.js"
+    config.SlidesExporter.jquery_url = "vendor/jquery.min.js"
+    config.SlidesExporter.mathjax_url = "vendor/mathjax/tex-svg-full.js"
+    config.SlidesExporter.exclude_input_prompt = True
+    config.SlidesExporter.exclude_output_prompt = True
+    # Figure cells carry this tag: on a slide the figure is the content, the code stays online.
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = {"slides-hide-input"}
+    return SlidesExporter(config=config, template_name="deck_template",
+                          extra_template_basedirs=[str(HERE)])
+
+
+# MyST the speaker notes would otherwise show as source (the website renders it, nbconvert not).
+LABELLED_MATH = re.compile(r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[\w-]+)\)", re.S)
+ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<text>[^`]*)`")
+DIRECTIVE = re.compile(r"^(?P<fence>:{3,}|`{3,})\{(?P<name>[\w-]+)\}[ \t]*(?P<title>[^\n]*)\n"
+                       r"(?P<options>(?::[\w-]+:[^\n]*\n)*)(?P<body>.*?)^(?P=fence)[ \t]*$",
+                       re.M | re.S)
+
+
+def plain_notes(notebook):
+    """Speaker notes as the website shows them: numbered equations ``$$ .. $$ (label)`` and
+    ``{eq}`label``` references, a directive block as its title in bold and its body, any
+    other role as its text. Equations are numbered in page order, as Sphinx numbers them."""
+    numbers = {}
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for match in LABELLED_MATH.finditer(cell.source):
+                numbers.setdefault(match["label"], len(numbers) + 1)
+
+    def role(match):
+        if match["role"] == "eq":
+            return f"({numbers.get(match['text'], match['text'])})"
+        return re.sub(r"\s*<[^>]*>$", "", match["text"])  # "text <target>" shows as text
+
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown" or cell.metadata.get("slideshow", {}).get(
+                "slide_type") != "notes":
+            continue
+        source = LABELLED_MATH.sub(
+            lambda m: f"$${m['body']}\\tag{{{numbers[m['label']]}}}$$", cell.source)
+        source = DIRECTIVE.sub(
+            lambda m: f"**{m['title'] or m['name'].capitalize()}**\n\n{m['body']}", source)
+        cell.source = ROLE.sub(role, source)
+    return notebook
+
+
+def notes_after_their_slide(notebook):
+    """Attach a section's prose to the slide that summarizes it.
+
+    In the chapters a section's ``##`` heading and prose (speaker notes) come first and its
+    slide-only summary cell after them, so the notes would show one slide early. A slide cell
+    moves up to just before the nearest ``##`` heading above it, when that heading is a notes
+    cell and only notes and skipped cells lie between. A chapter's ``#`` introduction stays
+    with the title slide; notes without a heading, and sections that have no slide (the
+    nearest heading is then a skipped one, as before the exercises), stay where they are.
+    """
+    cells = notebook.cells
+    kind = lambda c: c.metadata.get("slideshow", {}).get("slide_type")
+    moved = {}  # where a slide cell goes: index of the cell it now precedes
+    for at, cell in enumerate(cells):
+        if kind(cell) != "slide":
+            continue
+        for i in range(at - 1, -1, -1):
+            if kind(cells[i]) not in ("notes", "skip"):
+                break
+            if cells[i].cell_type == "markdown" and re.match(r"##\s", cells[i].source):
+                if kind(cells[i]) == "notes":
+                    moved[at] = i
+                break
+    order = []
+    for i in range(len(cells)):
+        order += [at for at, before in moved.items() if before == i]
+        if i not in moved:
+            order.append(i)
+    notebook.cells = [cells[i] for i in order]
+    return notebook
+
+
+def build(out):
+    out.mkdir(parents=True, exist_ok=True)
+    copy_assets(out)
+    slides = exporter()
+    links = []
+    for name in CHAPTERS:
+        chapter = nbformat.read(toc.notebook(name), as_version=4)
+        body, _ = slides.from_notebook_node(notes_after_their_slide(plain_notes(chapter)))
+        (out / deck_file(name)).write_text(body, encoding="utf-8")
+        title = chapter.cells[1].source.splitlines()[0].lstrip("# ")
+        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
+                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
+    keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
+    (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys),
+                                    encoding="utf-8")
+
+
+INDEX = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Bayesian Computation: lecture decks</title>
+<style>
+body {{ font-family: sans-serif; max-width: 42em; margin: 3em auto; line-height: 1.5; }}
+kbd {{ border: 1px solid #bbb; border-radius: 3px; padding: 0 0.3em; background: #f6f6f6; }}
+td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
+</style>
+</head><body>
+<h1>Bayesian Computation: lecture decks</h1>
+<p>One deck per chapter, built from the chapter notebooks, and a PDF handout of each
+(one slide per page).</p>
+<ol start="0">
+{links}
+</ol>
+<h2>Presenter keys</h2>
+<table>
+{keys}
+</table>
+<p>To run the code live in front of the class, open the chapter notebook in JupyterLab and
+present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); see the README.</p>
+<p><a href="../chapters/index.html">Back to the book</a></p>
+</body></html>
+"""
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "slides_out" / "slides")
+    build(parser.parse_args().out.resolve())

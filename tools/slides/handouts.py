@@ -1,0 +1,77 @@
+"""Print a PDF handout of every lecture deck, one slide per page, with headless chromium.
+
+Each deck is opened from disk in reveal.js's print mode (``?print-pdf``), which lays every
+slide out on a page of its own, and chromium's ``--print-to-pdf`` writes the PDF next to the
+deck (``01_target.html`` -> ``01_target.pdf``). Nothing is fetched: the decks carry their own
+reveal.js and MathJax, and chromium's host resolver is mapped to nowhere, so a deck that tried
+to reach the network would fail here instead of printing something else. The virtual-time
+budget lets the page finish typesetting and laying out before it is printed.
+
+Chromium comes from Debian (``tools/scripts/install_chromium.sh``), not from Playwright: the
+build install has no Playwright. Set ``CHROMIUM`` to use another binary.
+
+Usage: python -m tools.slides.handouts _build/slides_out/slides
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+from .. import toc
+from ..toc import CHAPTERS, ROOT
+from .build import deck_file, handout_file
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND",
+         "--virtual-time-budget=30000", "--run-all-compositor-stages-before-draw"]
+
+
+def pdf_pages(path):
+    """Number of pages of a PDF: its /Type /Page objects (the /Pages tree nodes excluded)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", Path(path).read_bytes()))
+
+
+def slide_count(chapter):
+    """Slides in a chapter's deck: its notebook's cells of slide type ``slide``."""
+    notebook = nbformat.read(toc.notebook(chapter), as_version=4)
+    return sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in notebook.cells)
+
+
+def print_deck(deck, pdf, profile):
+    """Print one deck to ``pdf`` through reveal.js's print mode."""
+    pdf.unlink(missing_ok=True)
+    command = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--print-to-pdf={pdf}",
+               deck.as_uri() + "?print-pdf"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    if run.returncode != 0 or not pdf.exists():
+        raise RuntimeError(f"chromium could not print {deck.name} (exit {run.returncode}):\n"
+                           f"{run.stderr[-2000:]}")
+
+
+def print_handouts(out):
+    if not Path(CHROMIUM).exists():
+        sys.exit(f"{CHROMIUM} is missing: run `bash tools/scripts/install_chromium.sh` first")
+    with tempfile.TemporaryDirectory(prefix="handouts-chromium-") as profile:
+        for chapter in CHAPTERS:
+            deck, pdf = out / deck_file(chapter), out / handout_file(chapter)
+            if not deck.exists():
+                sys.exit(f"no deck {deck}: run `python -m tools.slides.build` first")
+            print_deck(deck, pdf, profile)
+            pages, slides = pdf_pages(pdf), slide_count(chapter)
+            if pages != slides:
+                raise RuntimeError(f"{pdf.name} has {pages} pages for {slides} slides")
+            print(f"{pdf.relative_to(out.parent)}: {pages} pages")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, nargs="?",
+                        default=ROOT / "_build" / "slides_out" / "slides")
+    print_handouts(parser.parse_args().out.resolve())

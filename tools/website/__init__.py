@@ -1,0 +1,1 @@
+"""The website: Sphinx extensions (deck links, live figures) and static files (CSS)."""

@@ -1,0 +1,65 @@
+"""Sphinx extension: the book's live figures, on the pages that have them and nowhere else.
+
+A page whose body holds a placeholder ``<div data-widget="metropolis"></div>`` (raw HTML in a
+markdown cell) gets two classic scripts, in this order:
+
+- ``_static/widgets/bayescomp-widgets-data.js``: the data and settings, written here at build
+  time by the package (``bayescomp.widgets.write_data_script``), so they are never typed twice;
+- ``_static/widgets/bayescomp-widgets.js``: the bundle, built by ``make widgets``
+  (``node code/widgets/build.mjs``) into ``_build/widgets/`` and copied in here.
+
+They are not in ``html_static_path`` because Jupyter Book adds every ``.js`` file found there
+to every page. Classic scripts, not modules: pages opened from ``file://`` cannot load ES
+modules or ``fetch`` data in Chromium.
+
+Load it from ``_config.yml``: ``sphinx: local_extensions: {tools.website.widgets: .}``.
+"""
+import shutil
+from pathlib import Path
+
+from bayescomp.widgets import BUNDLE_NAME, DATA_NAME, write_data_script
+from sphinx.util import logging
+
+from ..toc import ROOT
+
+BUNDLE = ROOT / "_build" / "widgets" / BUNDLE_NAME
+PLACEHOLDER = 'data-widget="'
+SCRIPTS = (f"widgets/{DATA_NAME}", f"widgets/{BUNDLE_NAME}")
+
+logger = logging.getLogger(__name__)
+
+
+def add_scripts(app, pagename, templatename, context, doctree):
+    """Add the two scripts to this page only (Sphinx resets per-page scripts for each page)."""
+    if PLACEHOLDER not in context.get("body", ""):
+        return
+    for script in SCRIPTS:
+        app.add_js_file(script)
+
+
+def bundle_path(app):
+    return Path(app.config.bayescomp_widgets_bundle or BUNDLE)
+
+
+def check_bundle(app):
+    if app.builder.format == "html" and not bundle_path(app).exists():
+        logger.warning("the widget bundle %s is missing: run `make widgets` (the live figures "
+                       "will not work)", bundle_path(app))
+
+
+def copy_scripts(app, exception):
+    """Write the data script from the package and copy the bundle beside it."""
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "_static" / "widgets"
+    write_data_script(target)
+    if bundle_path(app).exists():
+        shutil.copy2(bundle_path(app), target / BUNDLE_NAME)
+
+
+def setup(app):
+    app.add_config_value("bayescomp_widgets_bundle", "", "html")
+    app.connect("builder-inited", check_bundle)
+    app.connect("html-page-context", add_scripts)
+    app.connect("build-finished", copy_scripts)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
