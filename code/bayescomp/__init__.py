@@ -23,7 +23,8 @@ from .lecture import LectureResults, LectureSettings, lecture_problem, run_lectu
 from .hierarchical import (HierarchicalData, centred_target, hierarchical_data, hierarchical_target,
                            noncentred_target, parameter_names, to_centred, to_noncentred)
 from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit,
-                                     conditional_moments, exact_draws, hierarchical_reference,
+                                     conditional_moments, exact_draws, exact_log_density,
+                                     hierarchical_reference,
                                      log_tau_theta_density)
 from .hmc import HMCChainsResult, HMCResult, Trajectory, hmc_chain, leapfrog, run_hmc_chains
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
@@ -50,7 +51,7 @@ __all__ = [
     "HierarchicalData", "centred_target", "hierarchical_data", "hierarchical_target",
     "noncentred_target", "parameter_names", "to_centred", "to_noncentred",
     "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "conditional_moments",
-    "exact_draws", "hierarchical_reference",
+    "exact_draws", "exact_log_density", "hierarchical_reference",
     "log_tau_theta_density",
     "HMCChainsResult", "HMCResult", "Trajectory", "hmc_chain", "leapfrog", "run_hmc_chains",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",

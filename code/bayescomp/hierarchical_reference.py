@@ -37,6 +37,9 @@ class ConditionalMoments(NamedTuple):
         :math:`B_j = \sigma_j^2/(\sigma_j^2 + \tau^2)`, the weight on :math:`\mu` in
         :math:`E[\theta_j \mid \mu, \tau, y]`; also :math:`\mathrm{Cov}(\theta_j, \mu \mid \tau,
         y) = B_j V_\mu`.
+    data_weight : ndarray, shape (K, J)
+        :math:`1 - B_j = \tau^2/(\sigma_j^2 + \tau^2)`, computed as that ratio: as
+        :math:`\tau \to 0`, ``1 - shrinkage`` would lose every digit.
     """
 
     log_density: np.ndarray
@@ -45,6 +48,7 @@ class ConditionalMoments(NamedTuple):
     theta_mean: np.ndarray
     theta_var: np.ndarray
     shrinkage: np.ndarray
+    data_weight: np.ndarray
 
 
 class HierarchicalReference(NamedTuple):
@@ -66,6 +70,9 @@ class HierarchicalReference(NamedTuple):
         :math:`P(\log\tau \le u_k \mid y)` by the trapezoid rule.
     conditional : ConditionalMoments
         The closed-form moments at the nodes (for exact draws and joint densities).
+    log_normalizer : float
+        :math:`\log Z`, the log of the integral of :math:`\exp(\log\tilde p)` for the package's
+        targets (:func:`bayescomp.centred_target`; the non-centred one has the same :math:`Z`).
     """
 
     mean: np.ndarray
@@ -77,6 +84,7 @@ class HierarchicalReference(NamedTuple):
     log_tau_density: np.ndarray
     log_tau_cdf: np.ndarray
     conditional: ConditionalMoments
+    log_normalizer: float
 
 
 def conditional_moments(data, log_tau):
@@ -118,11 +126,11 @@ def conditional_moments(data, log_tau):
     log_likelihood = 0.5 * (np.log(mu_var) - np.log(total_var).sum(axis=1)
                             - (data.y**2 / total_var).sum(axis=1) + mu_mean**2 / mu_var)
     log_prior = -np.log1p(tau2[:, 0] / data.tau_prior_scale**2) + log_tau
-    shrinkage = sigma2 / total_var
-    theta_mean = (1.0 - shrinkage) * data.y + shrinkage * mu_mean[:, None]
-    theta_var = (1.0 - shrinkage) * sigma2 + shrinkage**2 * mu_var[:, None]
+    shrinkage, data_weight = sigma2 / total_var, tau2 / total_var
+    theta_mean = data_weight * data.y + shrinkage * mu_mean[:, None]
+    theta_var = data_weight * sigma2 + shrinkage**2 * mu_var[:, None]
     return ConditionalMoments(log_likelihood + log_prior, mu_mean, mu_var, theta_mean, theta_var,
-                              shrinkage)
+                              shrinkage, data_weight)
 
 
 def _trapezoid_weights(n_nodes, spacing):
@@ -171,9 +179,11 @@ def hierarchical_reference(data, log_tau_range=(-30.0, 10.0), n_nodes=8001):
     spacing = grid[1] - grid[0]
     moments = conditional_moments(data, grid)
     # Normalize p(u | y) so that the trapezoid rule integrates it to one.
-    density = np.exp(moments.log_density - moments.log_density.max())
+    peak = moments.log_density.max()
+    density = np.exp(moments.log_density - peak)
     weights = _trapezoid_weights(n_nodes, spacing)
-    density /= weights @ density
+    mass_of_u = weights @ density
+    density /= mass_of_u
     mass = weights * density
 
     def mean_and_sd(conditional_mean, conditional_var):
@@ -185,7 +195,7 @@ def hierarchical_reference(data, log_tau_range=(-30.0, 10.0), n_nodes=8001):
     columns = [(moments.mu_mean, moments.mu_var), (grid, np.zeros_like(grid))]
     mean, sd = zip(*[mean_and_sd(m, v) for m, v in columns])
     theta_mean, theta_sd = mean_and_sd(moments.theta_mean, moments.theta_var)
-    keep = 1.0 - moments.shrinkage
+    keep = moments.data_weight
     eta_mean, eta_sd = mean_and_sd(
         keep * (data.y - moments.mu_mean[:, None]) / tau,
         (keep * data.sigma**2 + keep**2 * moments.mu_var[:, None]) / tau**2)
@@ -198,13 +208,63 @@ def hierarchical_reference(data, log_tau_range=(-30.0, 10.0), n_nodes=8001):
     return HierarchicalReference(
         np.r_[mean, theta_mean], np.r_[sd, theta_sd],
         np.r_[mean, eta_mean], np.r_[sd, eta_sd],
-        _simpson(density[:zero + 1], spacing), grid, density, cdf, moments)
+        _simpson(density[:zero + 1], spacing), grid, density, cdf, moments,
+        _log_normalizer(data, peak + np.log(mass_of_u)))
+
+
+def _log_normalizer(data, log_mass_of_u):
+    r""":math:`\log Z` of the targets from :math:`\log\int e^{\ell(u)}du`, where :math:`\ell` is
+    :attr:`ConditionalMoments.log_density`.
+
+    Integrating :math:`\theta` and :math:`\mu` out of the centred target's
+    :math:`\exp(\log\tilde p)` in closed form leaves :math:`(2\pi)^{(J+1)/2}\prod_j\sigma_j\,
+    e^{\ell(u)}`: the Gaussian integrals' constants, which :math:`\ell` leaves out.
+    """
+    n_groups = data.y.size
+    return float(log_mass_of_u + 0.5 * (n_groups + 1) * np.log(2 * np.pi)
+                 + np.log(data.sigma).sum())
 
 
 def _simpson(values, spacing):
     """Composite Simpson's rule on an odd number of evenly spaced values."""
     return float(spacing / 3 * (values[0] + values[-1] + 4 * values[1:-1:2].sum()
                                 + 2 * values[2:-1:2].sum()))
+
+
+def exact_log_density(data, reference, draws):
+    r"""The normalized log posterior density at centred points, from the factorization.
+
+    Parameters
+    ----------
+    data : HierarchicalData
+    reference : HierarchicalReference
+    draws : array_like, shape (n, J + 2)
+        Points :math:`(\mu, \log\tau, \theta_1, \dots, \theta_J)`.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+
+    Notes
+    -----
+    :math:`\log p(u \mid y) + \log N(\mu; \hat\mu, V_\mu) + \sum_j \log N(\theta_j;
+    (1 - B_j)y_j + B_j\mu, (1 - B_j)\sigma_j^2)`, every term evaluated at the point's own
+    :math:`\tau`. Minus this, a target's :math:`\log\tilde p` must be the constant
+    :math:`\log Z` everywhere: a check of the conditionals that does not go through any
+    moment.
+    """
+    draws = np.atleast_2d(np.asarray(draws, dtype=float))
+    moments = conditional_moments(data, draws[:, 1])
+    log_mass_of_u = reference.log_normalizer - _log_normalizer(data, 0.0)
+    keep = moments.data_weight
+
+    def log_normal(x, mean, var):
+        return -0.5 * (np.log(2 * np.pi * var) + (x - mean) ** 2 / var)
+
+    theta_mean = keep * data.y + moments.shrinkage * draws[:, :1]
+    return (moments.log_density - log_mass_of_u
+            + log_normal(draws[:, 0], moments.mu_mean, moments.mu_var)
+            + log_normal(draws[:, 2:], theta_mean, keep * data.sigma**2).sum(axis=1))
 
 
 def exact_draws(data, reference, n_draws, rng):
@@ -238,7 +298,7 @@ def exact_draws(data, reference, n_draws, rng):
     log_tau = np.interp(rng.random(n_draws), cdf, reference.log_tau_grid)
     moments = conditional_moments(data, log_tau)
     mu = moments.mu_mean + np.sqrt(moments.mu_var) * rng.standard_normal(n_draws)
-    keep = 1.0 - moments.shrinkage
+    keep = moments.data_weight
     theta = (keep * data.y + moments.shrinkage * mu[:, None]
              + np.sqrt(keep * data.sigma**2) * rng.standard_normal((n_draws, data.y.size)))
     return np.column_stack([mu, log_tau, theta])
@@ -246,50 +306,91 @@ def exact_draws(data, reference, n_draws, rng):
 
 # What the chapter audits: three means and one tail probability.
 AUDITED = ("mu", "log tau", "theta_1", "P(tau < 1)")
+# A mean within a tenth of a posterior sd, a probability within a tenth of itself, is "accurate".
+TOLERANCE = (0.1, 0.1, 0.1, 0.1)
 
 
 class Audit(NamedTuple):
-    """Estimates of the audited quantities (:data:`AUDITED`) and their errors.
+    r"""Estimates of the audited quantities (:data:`AUDITED`), their Monte Carlo errors, and how
+    far they are from the exact values.
 
     Attributes
     ----------
-    estimates : ndarray, shape (4,)
-        :math:`E[\\mu]`, :math:`E[\\log\\tau]`, :math:`E[\\theta_1]` and :math:`P(\\tau < 1)`.
-    errors : ndarray, shape (4,)
-        Estimate minus exact value, in exact posterior sds (for the probability :math:`p`, the sd
-        of the indicator, :math:`\\sqrt{p(1 - p)}`).
+    estimates, mcse : ndarray, shape (4,)
+        :math:`E[\mu]`, :math:`E[\log\tau]`, :math:`E[\theta_1]`, :math:`P(\tau < 1)`, and the
+        Monte Carlo standard error of each.
+    errors, error_mcse : ndarray, shape (4,)
+        For the three means, (estimate - exact) / exact posterior sd; for the probability
+        :math:`p`, the relative error (estimate - p) / p, so that -1 means no mass at all below
+        :math:`\tau = 1`. ``error_mcse`` is the MCSE in the same units.
+    misses : ndarray of bool, shape (4,)
+        Where the error exceeds :data:`TOLERANCE` by more than two MCSE: a miss that Monte
+        Carlo noise cannot explain.
     """
 
     estimates: np.ndarray
+    mcse: np.ndarray
     errors: np.ndarray
+    error_mcse: np.ndarray
+    misses: np.ndarray
+
+
+def _audited_values(draws):
+    """The four audited functions of centred draws (..., J + 2) -> (..., 4)."""
+    return np.stack([draws[..., 0], draws[..., 1], draws[..., 2],
+                     (draws[..., 1] < 0.0).astype(float)], axis=-1)
+
+
+def _estimates_and_mcse(values, weights):
+    # Chains (chain, draw, 4): MCSE from the ESS of each quantity (bayescomp.mcse_mean).
+    if values.ndim == 3:
+        return values.reshape(-1, 4).mean(axis=0), _chain_mcse(values)
+    if weights is None:
+        return values.mean(axis=0), values.std(axis=0, ddof=1) / np.sqrt(len(values))
+    # Self-normalized importance sampling: the delta-method standard error
+    # sqrt(sum_s w_s^2 (f_s - estimate)^2) (Owen, 2013, section 9.2).
+    estimates = weights @ values
+    return estimates, np.sqrt((weights**2) @ (values - estimates) ** 2)
+
+
+def _chain_mcse(values):
+    from .diagnostics import mcse_mean
+    constant = np.ptp(values.reshape(-1, 4), axis=0) == 0
+    return np.where(constant, 0.0, mcse_mean(values))
 
 
 def audit(reference, draws, weights=None):
-    r"""Errors of (weighted) draws in centred coordinates, in exact posterior sds.
+    r"""How far draws (chains, independent draws, or weighted draws) are from the exact posterior.
 
     Parameters
     ----------
     reference : HierarchicalReference
-    draws : array_like, shape (..., J + 2)
-        :math:`(\mu, \log\tau, \theta_1, \dots, \theta_J)`; leading axes are pooled.
-    weights : array_like, optional
-        Normalized weights, one per draw (importance sampling); equal weights when omitted.
+    draws : array_like, shape (chain, draw, J + 2) or (n, J + 2)
+        Centred coordinates :math:`(\mu, \log\tau, \theta_1, \dots, \theta_J)`. Three axes are
+        MCMC chains (the MCSE then comes from each quantity's ESS); two are independent draws.
+    weights : array_like, shape (n,), optional
+        Self-normalized importance weights for two-axis ``draws``.
 
     Returns
     -------
     Audit
     """
-    draws = np.asarray(draws, dtype=float).reshape(-1, reference.mean.size)
-    weights = (np.full(len(draws), 1.0 / len(draws)) if weights is None
-               else np.asarray(weights, dtype=float).reshape(-1))
-    if weights.size != len(draws):
-        raise ValueError(f"weights must have one entry per draw ({len(draws)}); "
-                         f"got {weights.size}")
-    estimates = np.r_[weights @ draws[:, :3], weights @ (draws[:, 1] < 0.0)]
+    draws = np.asarray(draws, dtype=float)
+    if draws.shape[-1] != reference.mean.size or draws.ndim not in (2, 3):
+        raise ValueError(f"draws must have shape (n, {reference.mean.size}) or (chain, draw, "
+                         f"{reference.mean.size}); got shape {draws.shape}")
+    if weights is not None:
+        weights = np.asarray(weights, dtype=float).reshape(-1)
+        if draws.ndim != 2 or weights.size != len(draws):
+            raise ValueError(f"weights must have one entry per draw of 2-D draws "
+                             f"({len(draws)}); got {weights.size}")
+    estimates, mcse = _estimates_and_mcse(_audited_values(draws), weights)
     p = reference.prob_tau_below_1
     exact = np.r_[reference.mean[:3], p]
-    scale = np.r_[reference.sd[:3], np.sqrt(p * (1.0 - p))]
-    return Audit(estimates, (estimates - exact) / scale)
+    scale = np.r_[reference.sd[:3], p]
+    errors, error_mcse = (estimates - exact) / scale, mcse / scale
+    misses = np.abs(errors) - 2 * error_mcse > np.asarray(TOLERANCE)
+    return Audit(estimates, mcse, errors, error_mcse, misses)
 
 
 def log_tau_theta_density(reference, group, theta_values):
