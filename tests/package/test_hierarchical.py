@@ -141,12 +141,46 @@ def test_exact_draws_agree_with_the_quadrature_within_their_monte_carlo_error():
     assert np.abs(np.r_[z_means, z_variances, z_p, z_eta]).max() < 4.5
 
 
-def test_the_audit_of_exact_draws_is_near_zero_and_of_a_shifted_set_is_not():
+def test_the_audit_of_exact_draws_misses_nothing_and_of_a_shifted_set_misses_log_tau():
     draws = bc.exact_draws(DATA, REFERENCE, 100_000, np.random.default_rng(9))
-    assert np.abs(bc.audit(REFERENCE, draws).errors).max() < 0.03
-    shifted = draws + np.r_[0.0, 0.5, np.zeros(8)]
-    assert bc.audit(REFERENCE, shifted).errors[1] == pytest.approx(0.5 / REFERENCE.sd[1],
-                                                                   abs=0.03)
+    result = bc.audit(REFERENCE, draws)
+    assert not result.misses.any()
+    assert np.all(np.abs(result.errors) < 3 * result.error_mcse + 1e-12)
+    shifted = bc.audit(REFERENCE, draws + np.r_[0.0, 0.5, np.zeros(8)])
+    assert shifted.errors[1] == pytest.approx(0.5 / REFERENCE.sd[1], abs=0.03)
+    assert shifted.misses.tolist() == [False, True, False, True]
+
+
+def test_audit_mcse_of_chains_and_of_weights():
+    # Chains that repeat each draw ten times carry no more information than the draws: their
+    # ESS-based MCSE matches the independent draws', while treating the 40,000 repeats as
+    # independent would understate it by sqrt(10). Equal weights give the independent MCSE.
+    draws = bc.exact_draws(DATA, REFERENCE, 4_000, np.random.default_rng(10))
+    independent = bc.audit(REFERENCE, draws)
+    repeated = np.repeat(draws, 10, axis=0)
+    sticky = bc.audit(REFERENCE, repeated.reshape(4, 10_000, 10))
+    naive = bc.audit(REFERENCE, repeated)
+    np.testing.assert_allclose(sticky.mcse / independent.mcse, 1.0, rtol=0.15)
+    np.testing.assert_allclose(sticky.mcse / naive.mcse, np.sqrt(10), rtol=0.15)
+    weighted = bc.audit(REFERENCE, draws, np.full(len(draws), 1 / len(draws)))
+    np.testing.assert_allclose(weighted.estimates, independent.estimates)
+    np.testing.assert_allclose(weighted.mcse, independent.mcse, rtol=1e-3)
+
+
+def test_the_target_minus_the_exact_log_density_is_log_z_everywhere():
+    # An independent check of the closed-form conditionals: p(u | y) p(mu | u) prod p(theta_j |
+    # mu, u) must equal the target's exp(log p~) / Z at every point, typical or not.
+    draws = bc.exact_draws(DATA, REFERENCE, 5_000, np.random.default_rng(12))
+    moved = draws + np.random.default_rng(13).normal(scale=0.3, size=draws.shape)
+    for points in (draws, moved):
+        gap = bc.centred_target(DATA).log_density(points) - bc.exact_log_density(DATA, REFERENCE,
+                                                                                points)
+        np.testing.assert_allclose(gap, REFERENCE.log_normalizer, rtol=0, atol=1e-8)
+    # A wrong conditional (the prior's variance of mu doubled) breaks the identity.
+    wrong = DATA._replace(mu_prior_sd=DATA.mu_prior_sd * np.sqrt(2))
+    gap = bc.centred_target(DATA).log_density(draws) - bc.exact_log_density(
+        wrong, bc.hierarchical_reference(wrong), draws)
+    assert np.ptp(gap) > 0.1
 
 
 def test_joint_density_of_log_tau_and_theta_integrates_to_the_marginal():
@@ -257,6 +291,7 @@ def test_e_bfmi_matches_arviz():
     (lambda: bc.exact_draws(DATA, REFERENCE, 0, np.random.default_rng(0)),
      "n_draws must be an integer >= 1"),
     (lambda: bc.audit(REFERENCE, np.zeros((5, 10)), np.ones(4) / 4), "weights must have one entry"),
+    (lambda: bc.audit(REFERENCE, np.zeros((5, 9))), r"draws must have shape \(n, 10\)"),
     (lambda: bc.e_bfmi(np.zeros((2, 3))), "draws must have at least 4 draws per chain"),
     (lambda: bc.newton_ascent(*bc.centred_target(DATA)[:3], np.zeros(10), 5, tolerance=0),
      "tolerance must be a finite number > 0"),
