@@ -393,8 +393,9 @@ def audit(reference, draws, weights=None):
     return Audit(estimates, mcse, errors, error_mcse, misses)
 
 
-def log_tau_theta_density(reference, group, theta_values):
-    r"""The exact joint density of :math:`(\log\tau, \theta_j)` on the reference's nodes.
+def log_tau_theta_density(reference, group, theta_values, relative_to_mu=False):
+    r"""The exact joint density of :math:`(\log\tau, \theta_j)`, or of
+    :math:`(\log\tau, \theta_j - \mu)`, on the reference's nodes.
 
     Parameters
     ----------
@@ -402,15 +403,28 @@ def log_tau_theta_density(reference, group, theta_values):
     group : int
         Which :math:`\theta_j` (0-based).
     theta_values : array_like, shape (m,)
+        Values of :math:`\theta_j`, or of :math:`\theta_j - \mu` with ``relative_to_mu``.
+    relative_to_mu : bool
+        The deviation :math:`\theta_j - \mu` instead of :math:`\theta_j`: given :math:`\tau`
+        its sd is about :math:`\tau`, which is where the funnel's neck really narrows.
 
     Returns
     -------
     ndarray, shape (K, m)
-        :math:`p(u_k \mid y)\,N(\theta; E[\theta_j \mid \tau_k, y], \mathrm{Var}(\theta_j \mid
-        \tau_k, y))`: given :math:`\tau`, :math:`\theta_j` is Gaussian.
+        :math:`p(u_k \mid y)` times a Gaussian density: given :math:`\tau`, :math:`\theta_j` has
+        mean :math:`(1 - B_j)y_j + B_j\hat\mu` and variance :math:`(1 - B_j)\sigma_j^2 +
+        B_j^2V_\mu`, and :math:`\theta_j - \mu` has mean :math:`(1 - B_j)(y_j - \hat\mu)` and
+        variance :math:`(1 - B_j)\sigma_j^2 + (1 - B_j)^2V_\mu`.
     """
+    moments = reference.conditional
     theta_values = np.asarray(theta_values, dtype=float)
-    mean = reference.conditional.theta_mean[:, group, None]
-    var = reference.conditional.theta_var[:, group, None]
+    if relative_to_mu:
+        # (1 - B) sigma^2 = tau^2 B; written so, the variance keeps its digits as tau -> 0.
+        mean = (moments.theta_mean[:, group] - moments.mu_mean)[:, None]
+        var = (np.exp(2.0 * reference.log_tau_grid) * moments.shrinkage[:, group]
+               + moments.data_weight[:, group] ** 2 * moments.mu_var)[:, None]
+    else:
+        mean = moments.theta_mean[:, group, None]
+        var = moments.theta_var[:, group, None]
     gauss = np.exp(-0.5 * (theta_values - mean) ** 2 / var) / np.sqrt(2 * np.pi * var)
     return reference.log_tau_density[:, None] * gauss

@@ -164,21 +164,22 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
 
 
 def plot_funnel(ax, reference, group=0, theta_range=(-30.0, 45.0), log_tau_range=(-6.0, 4.0),
-                n_levels=6):
-    r"""Contours of the exact joint density of :math:`(\theta_j, \log\tau)` (the funnel).
+                n_levels=6, relative_to_mu=False):
+    r"""Contours of the exact joint density of :math:`(\theta_j, \log\tau)` (the funnel), or of
+    :math:`(\theta_j - \mu, \log\tau)` with ``relative_to_mu``.
 
     Levels are spaced evenly on the log scale, from the peak down to :math:`e^{-8}` of it, so
     the narrow neck at small :math:`\tau` shows as well as the wide mouth.
     """
     theta = np.linspace(*theta_range, 301)
     keep = (reference.log_tau_grid >= log_tau_range[0]) & (reference.log_tau_grid <= log_tau_range[1])
-    density = log_tau_theta_density(reference, group, theta)[keep]
+    density = log_tau_theta_density(reference, group, theta, relative_to_mu)[keep]
     levels = density.max() * np.exp(-np.linspace(8.0, 0.5, n_levels))
     ax.contour(theta, reference.log_tau_grid[keep], density, levels=levels,
                colors=METHOD_COLORS["grid"], linewidths=0.8)
     ax.set_xlim(theta_range)
     ax.set_ylim(log_tau_range)
-    ax.set_xlabel(rf"$\theta_{{{group + 1}}}$")
+    ax.set_xlabel(rf"$\theta_{{{group + 1}}} - \mu$" if relative_to_mu else rf"$\theta_{{{group + 1}}}$")
     ax.set_ylabel(r"$\log\tau$")
     return ax
 

@@ -299,3 +299,24 @@ def test_e_bfmi_matches_arviz():
 def test_bad_input_gets_a_clear_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_joint_density_of_log_tau_and_the_deviation_matches_exact_draws():
+    # Given tau, theta_1 - mu is Gaussian; its density summed over theta matches the draws'.
+    coarse = bc.hierarchical_reference(DATA, n_nodes=801)
+    deviation = np.linspace(-120, 120, 4001)
+    joint = bc.log_tau_theta_density(coarse, 0, deviation, relative_to_mu=True)
+    assert np.all(np.isfinite(joint))
+    # The mean of theta_1 - mu: E over tau of its conditional mean (no spike problem).
+    mean = np.trapezoid(coarse.log_tau_density * (coarse.conditional.theta_mean[:, 0]
+                                                  - coarse.conditional.mu_mean),
+                        coarse.log_tau_grid)
+    draws = bc.exact_draws(DATA, REFERENCE, 200_000, np.random.default_rng(14))
+    sample = draws[:, 2] - draws[:, 0]
+    assert abs(mean - sample.mean()) < 4 * sample.std() / np.sqrt(len(sample))
+    # Where tau is larger than the theta spacing the rule resolves the Gaussian: it must give
+    # back p(u | y). (Below, the Gaussian of sd ~ tau is a spike between the nodes.)
+    resolved = coarse.log_tau_grid > -1.0
+    np.testing.assert_allclose(np.trapezoid(joint, deviation, axis=1)[resolved],
+                               coarse.log_tau_density[resolved], rtol=0,
+                               atol=1e-6 * coarse.log_tau_density.max())
