@@ -75,24 +75,28 @@ assets: npm ## copy MathJax for the website into _build/vendor
 	mkdir -p _build/vendor/mathjax
 	cp $(NPM_DIR)/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
 
-# The live figures: the package's data script, and one classic-script bundle beside it (esbuild,
-# from the pinned node_modules), in _build/widgets (pages and decks copy them from there).
-widgets: env-reader npm ## build the live figures' bundle and data script into _build/widgets
-	$(PYTHON) -m bayescomp.widgets _build/widgets
+# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the two
+# bundles (a classic script for pages and decks, an ES module for anywidget) into _build/widgets
+# with a demo page and the package's data script, and copies the bundles into the package
+# (code/bayescomp/static/, package data). Commit them: readers get them with no Node.js, and
+# tests/package/test_distribution.py fails while the committed copies are stale.
+widgets: env-reader npm ## rebuild the live figures' bundles into the package (then commit them)
 	node code/widgets/build.mjs _build/widgets
+	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js code/bayescomp/static/
+	$(PYTHON) -m bayescomp.widgets _build/widgets
 
 # Decks, then their PDF handouts (one slide per page), printed offline by Debian's chromium.
-slides: env-build npm widgets ## build the lecture decks and their PDF handouts
+slides: env-build npm ## build the lecture decks and their PDF handouts
 	$(PYTHON) -m tools.slides.build --out $(SLIDES)
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.slides.handouts $(SLIDES)
 
-book: env-build assets slides widgets ## build the website into _build/html (decks included)
+book: env-build assets slides ## build the website into _build/html (decks included)
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
 	@echo "Website: $(SITE)/index.html"
 
 # The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
-lab: env-reader widgets ## open the chapters in JupyterLab
+lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 test: env-test slides ## run every test (after `make book`)

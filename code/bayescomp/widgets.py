@@ -5,9 +5,11 @@ in the browser, and drawing code apart from it. Everything they start from comes
 nothing is typed twice: the widgets' names, the data set, the lecture's settings, the two-mode
 target, the controls' ranges and presets, the thresholds that colour a readout good or bad, and
 the figures' palette (:func:`widget_data`). The website and the decks load that dictionary as a
-script written at build time (:func:`write_data_script`); in JupyterLab the same bundle is shown
-through ``anywidget`` (:func:`metropolis` and friends), with the dictionary passed straight from
-the kernel.
+script written at build time (:func:`write_data_script`) beside the classic bundle
+(:data:`BUNDLE`); in JupyterLab the same code, built as an ES module (:data:`ESM`), is shown
+through ``anywidget`` (:func:`metropolis` and friends, one class: ``BayesCompWidget``), with the
+dictionary passed straight from the kernel. Both bundles are package data: no Node.js is needed
+to use them.
 
 The widgets' names are those of the functions that show them in Jupyter, with dashes:
 :func:`posterior_explorer` shows ``posterior-explorer`` (:data:`WIDGETS`).
@@ -16,7 +18,6 @@ Neither matplotlib nor ``anywidget`` is imported here until a widget is displaye
 ``import bayescomp`` and :func:`widget_data` work without them.
 """
 import json
-import os
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,7 +28,14 @@ from .gaussian import isotropic_mixture_target
 from .lecture import LectureSettings, lecture_problem
 
 BUNDLE_NAME = "bayescomp-widgets.js"
+ESM_NAME = "bayescomp-anywidget.js"
 DATA_NAME = "bayescomp-widgets-data.js"
+# The built front end travels inside the package (package data, in the wheel and the sdist), so
+# readers need no Node.js: `make widgets` rebuilds both files from code/widgets and a test fails
+# when the committed copies are stale.
+STATIC = Path(__file__).resolve().parent / "static"
+BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website and the decks
+ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
 
 
 class TwoModeSettings(NamedTuple):
@@ -162,63 +170,17 @@ def write_data_script(directory, **kwargs):
 
 # --- Display in Jupyter -------------------------------------------------------------------------
 
-def bundle_path():
-    """Where the built bundle is: ``$BAYESCOMP_WIDGETS_JS``, else ``_build/widgets/`` of the
-    checkout this package is installed from (``make widgets`` builds it)."""
-    override = os.environ.get("BAYESCOMP_WIDGETS_JS")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[2] / "_build" / "widgets" / BUNDLE_NAME
-
-
-# Turns the classic bundle into the ES module anywidget expects: the bundle defines
-# globalThis.BayesCompWidgets, and render() mounts a widget in the cell's element.
-_ESM_TAIL = """
-export default {
-  render({ model, el }) {
-    const api = globalThis.BayesCompWidgets;
-    return api.mountAnywidget(el, model);
-  }
-};
-"""
-_MISSING = """
-export default {
-  render({ el }) {
-    el.textContent = %s;
-  }
-};
-"""
-
-
-def _esm():
-    path = bundle_path()
-    if not path.exists():
-        message = (f"The widget bundle is not built ({path}). Run `make widgets` in the book's "
-                   "checkout, then run this cell again.")
-        return _MISSING % json.dumps(message)
-    return path.read_text(encoding="utf-8") + _ESM_TAIL
-
-
 def _widget(show, start):
     """An anywidget showing the widget that the function ``show`` names, from ``start``."""
     name = _name(show)
     if name not in WIDGETS:
         raise ValueError(f"name must be one of {WIDGETS}; got {name!r}")
     try:
-        import anywidget
-        import traitlets
+        from ._anywidget import BayesCompWidget
     except ImportError as error:
         raise ImportError("the live widgets need `anywidget` in Jupyter: "
                           "pip install anywidget (it is in requirements.txt)") from error
-
-    class BayesCompWidget(anywidget.AnyWidget):
-        _esm = _esm()
-        widget = traitlets.Unicode(name).tag(sync=True)
-        data = traitlets.Dict(widget_data()).tag(sync=True)
-        params = traitlets.Dict(start).tag(sync=True)
-        readout = traitlets.Dict({}).tag(sync=True)
-
-    return BayesCompWidget()
+    return BayesCompWidget(widget=name, data=widget_data(), params=dict(start))
 
 
 def _name(show):

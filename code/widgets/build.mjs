@@ -1,9 +1,16 @@
-// Build the widgets' bundle: one classic script (IIFE) that works from file://, minified, with
-// d3 modules from tools/npm/node_modules (pinned in tools/npm/package.json). Also writes a page with
-// every widget for trying them out, _build/widgets/demo.html.
+// Build the widgets' two bundles, minified, with d3 modules from tools/npm/node_modules (pinned in
+// tools/npm/package.json, esbuild included, so a build gives the same bytes on every machine):
+// - bayescomp-widgets.js: one classic script (IIFE) for the website and the decks (works from
+//   file://, where Chromium blocks ES modules);
+// - bayescomp-anywidget.js: an ES module whose default export is anywidget's render(), for
+//   JupyterLab (bayescomp.widgets.BayesCompWidget points its _esm at it).
+// Also writes a page with every widget for trying them out, OUT_DIR/demo.html.
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
-// The data script beside it comes from the package: python -m bayescomp.widgets OUT_DIR.
+// `make widgets` copies the two bundles into the package (code/bayescomp/static/), where they are
+// committed: readers get them inside bayescomp with no Node.js, and tests/package/test_bundle.py
+// fails when the committed copies differ from a fresh build.
+// The data script beside them comes from the package: python -m bayescomp.widgets OUT_DIR.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -15,27 +22,32 @@ const NPM = resolve(ROOT, 'tools/npm');
 const esbuild = createRequire(resolve(NPM, 'package.json'))('esbuild');
 const OUT = resolve(process.argv[2] || resolve(ROOT, '_build/widgets'));
 const BUNDLE = 'bayescomp-widgets.js';
+const ESM = 'bayescomp-anywidget.js';
 const LIMIT = 200 * 1024;
 
-const banner = `/* bayescomp live figures, built from code/widgets by esbuild. Includes d3-array and
-   d3-contour, Copyright 2010-2023 Mike Bostock, ISC License. */`;
+const banner = `/* bayescomp live figures, built from code/widgets by esbuild (do not edit: \`make widgets\`
+   rebuilds it). Includes d3-array and d3-contour, Copyright 2010-2023 Mike Bostock, ISC License. */`;
 
 mkdirSync(OUT, { recursive: true });
-await esbuild.build({
-  entryPoints: [resolve(HERE, 'ui/main.js')],
+const common = {
   bundle: true,
-  format: 'iife',
   minify: true,
   keepNames: true, // ui/main.js finds a widget's class by its name
   target: ['es2020'],
   nodePaths: [resolve(NPM, 'node_modules')],
   banner: { js: banner },
   legalComments: 'none',
-  outfile: resolve(OUT, BUNDLE),
   logLevel: 'warning',
-});
+};
+await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/main.js')], format: 'iife',
+                      outfile: resolve(OUT, BUNDLE) });
+await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/anywidget.js')], format: 'esm',
+                      outfile: resolve(OUT, ESM) });
 const size = statSync(resolve(OUT, BUNDLE)).size;
-if (size > LIMIT) throw new Error(`${BUNDLE} is ${size} bytes, over the ${LIMIT}-byte budget`);
+for (const name of [BUNDLE, ESM]) {
+  const bytes = statSync(resolve(OUT, name)).size;
+  if (bytes > LIMIT) throw new Error(`${name} is ${bytes} bytes, over the ${LIMIT}-byte budget`);
+}
 
 // The demo page lists the widgets the package's data names (no name is typed here).
 writeFileSync(resolve(OUT, 'demo.html'), `<!DOCTYPE html>

@@ -3,8 +3,8 @@
 Each cell is ``bc.widgets.<name>(...)`` under the chapter's ``<div data-widget="NAME">``
 placeholder. Here each such cell's code runs against the package, with anywidget, and must make
 the widget its chapter's placeholder names (a renamed function or widget would otherwise go
-unnoticed until a reader ran the cell). A stand-in bundle is enough: the real one is shown in
-JupyterLab by ``tests/browser/test_widgets_browser.py``.
+unnoticed until a reader ran the cell). The widget is shown in JupyterLab by
+``tests/browser/test_widgets_browser.py`` and ``tests/browser/test_download.py``.
 """
 import ast
 import re
@@ -37,11 +37,8 @@ def test_some_chapters_have_live_widgets():
 
 
 @pytest.mark.parametrize("name", WITH_WIDGETS)
-def test_widget_cell_makes_the_placeholders_widget(name, tmp_path, monkeypatch):
+def test_widget_cell_makes_the_placeholders_widget(name):
     pytest.importorskip("anywidget")
-    bundle = tmp_path / bc.widgets.BUNDLE_NAME
-    bundle.write_text("globalThis.BayesCompWidgets = {};\n")
-    monkeypatch.setenv("BAYESCOMP_WIDGETS_JS", str(bundle))
     placeholders, cells = chapter_widgets(name)
     made = [shown_value(cell.source) for cell in cells]
     assert [widget.widget for widget in made] == placeholders

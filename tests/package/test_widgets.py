@@ -98,24 +98,13 @@ def test_package_imports_without_anywidget():
     assert run.stdout.strip() == "ok", run.stderr
 
 
-def test_jupyter_widget_carries_the_bundle_and_the_data(tmp_path, monkeypatch):
+def test_jupyter_widget_carries_the_module_and_the_data():
     pytest.importorskip("anywidget")
-    bundle = tmp_path / widgets.BUNDLE_NAME
-    bundle.write_text("globalThis.BayesCompWidgets = {};\n")
-    monkeypatch.setenv("BAYESCOMP_WIDGETS_JS", str(bundle))
     widget = widgets.metropolis(scale=0.5)
     assert widget.widget == "metropolis"
     assert widget.params == {"scale": 0.5}
-    assert widget.data["data"]["x"][0] == widgets.widget_data()["data"]["x"][0]
-    assert widget._esm.startswith("globalThis.BayesCompWidgets")
-    assert "export default" in widget._esm
-
-
-def test_jupyter_widget_explains_a_missing_bundle(tmp_path, monkeypatch):
-    pytest.importorskip("anywidget")
-    monkeypatch.setenv("BAYESCOMP_WIDGETS_JS", str(tmp_path / "missing.js"))
-    widget = widgets.posterior_explorer()
-    assert "make widgets" in widget._esm
+    assert widget.data == json.loads(json.dumps(widgets.widget_data()))
+    assert str(widget._esm) == widgets.ESM.read_text(encoding="utf-8")
 
 
 def test_unknown_widget_name():

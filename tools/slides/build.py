@@ -69,10 +69,10 @@ def copy_assets(out):
     (vendor / "mathjax").mkdir(exist_ok=True)
     shutil.copy(MODULES / "mathjax" / "es5" / "tex-svg-full.js", vendor / "mathjax")
     (vendor / "deck.css").write_text(DECK_CSS)
-    # The live figures: the bundle (built by `make widgets`) and the package's data script,
-    # loaded by the decks whose slides hold a <div data-widget="..."> placeholder.
-    from bayescomp.widgets import BUNDLE_NAME, write_data_script
-    shutil.copy(ROOT / "_build" / "widgets" / BUNDLE_NAME, vendor / BUNDLE_NAME)
+    # The live figures: the bundle (package data of bayescomp, rebuilt by `make widgets`) and the
+    # package's data script, loaded by the decks whose slides hold a <div data-widget> placeholder.
+    from bayescomp.widgets import BUNDLE, BUNDLE_NAME, write_data_script
+    shutil.copy(BUNDLE, vendor / BUNDLE_NAME)
     write_data_script(vendor)
 
 

@@ -5,8 +5,9 @@ markdown cell) gets two classic scripts, in this order:
 
 - ``_static/widgets/bayescomp-widgets-data.js``: the data and settings, written here at build
   time by the package (``bayescomp.widgets.write_data_script``), so they are never typed twice;
-- ``_static/widgets/bayescomp-widgets.js``: the bundle, built by ``make widgets``
-  (``node code/widgets/build.mjs``) into ``_build/widgets/`` and copied in here.
+- ``_static/widgets/bayescomp-widgets.js``: the bundle, copied from the package
+  (``bayescomp.widgets.BUNDLE``, package data, rebuilt from ``code/widgets`` by ``make widgets``),
+  so the website, the decks and JupyterLab show the same built file.
 
 They are not in ``html_static_path`` because Jupyter Book adds every ``.js`` file found there
 to every page. Classic scripts, not modules: pages opened from ``file://`` cannot load ES
@@ -17,12 +18,9 @@ Load it from ``_config.yml``: ``sphinx: local_extensions: {tools.website.widgets
 import shutil
 from pathlib import Path
 
-from bayescomp.widgets import BUNDLE_NAME, DATA_NAME, write_data_script
+from bayescomp.widgets import BUNDLE, BUNDLE_NAME, DATA_NAME, write_data_script
 from sphinx.util import logging
 
-from ..toc import ROOT
-
-BUNDLE = ROOT / "_build" / "widgets" / BUNDLE_NAME
 PLACEHOLDER = 'data-widget="'
 SCRIPTS = (f"widgets/{DATA_NAME}", f"widgets/{BUNDLE_NAME}")
 

@@ -1,0 +1,72 @@
+"""bayescomp as readers get it: a wheel and an sdist that carry the live figures' built front end.
+
+The two bundles (``code/bayescomp/static/``) are committed, so the clone's editable install and
+the wheel both give the live figures with no Node.js. Committed build output goes stale when
+``code/widgets`` changes, so the first test rebuilds them with the pinned esbuild and compares
+bytes. The others build the wheel and the sdist as ``make book`` does (``tools.download.package``)
+and look inside, and check the one anywidget class points at the packaged module.
+"""
+import subprocess
+import tarfile
+import zipfile
+
+import pytest
+
+from bayescomp import widgets
+from tools.download import package
+from tools.toc import ROOT
+
+BUNDLES = (widgets.BUNDLE, widgets.ESM)
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    return package.build(tmp_path_factory.mktemp("dist"))
+
+
+def test_committed_bundles_are_a_fresh_build(tmp_path):
+    esbuild = ROOT / "tools" / "npm" / "node_modules" / "esbuild"
+    if not esbuild.exists():
+        pytest.fail("the pinned esbuild is not installed: run `make npm`")
+    subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs"), str(tmp_path)],
+                   check=True, capture_output=True)
+    stale = [path.name for path in BUNDLES
+             if (tmp_path / path.name).read_bytes() != path.read_bytes()]
+    assert stale == [], (f"{stale} in {widgets.STATIC} differ from a fresh build of code/widgets: "
+                         "run `make widgets` and commit them")
+
+
+def test_bundles_are_what_each_loader_expects():
+    classic, module = (path.read_text(encoding="utf-8") for path in BUNDLES)
+    assert "export" not in classic.rsplit(";", 3)[-1], "the pages' bundle must be a classic script"
+    assert "globalThis.BayesCompWidgets" in classic
+    assert module.rstrip().endswith("as default};"), "anywidget's bundle must export render()"
+
+
+def test_wheel_and_sdist_carry_the_bundles(dist):
+    sdist, wheel = dist
+    with zipfile.ZipFile(wheel) as archive:
+        for path in BUNDLES:
+            assert archive.read(f"bayescomp/static/{path.name}") == path.read_bytes(), path.name
+    with tarfile.open(sdist) as archive:
+        top = sdist.name.removesuffix(".tar.gz")
+        for path in BUNDLES:
+            member = archive.extractfile(f"{top}/bayescomp/static/{path.name}")
+            assert member.read() == path.read_bytes(), path.name
+
+
+def test_wheel_is_reproducible(dist, tmp_path):
+    _, wheel = dist
+    _, again = package.build(tmp_path)
+    assert again.read_bytes() == wheel.read_bytes()
+
+
+def test_one_anywidget_class_with_the_packaged_module():
+    pytest.importorskip("anywidget")
+    from bayescomp._anywidget import BayesCompWidget
+
+    assert BayesCompWidget._esm._path == widgets.ESM   # anywidget's FileContents of that file
+    shown = [show() for show in (widgets.posterior_explorer, widgets.metropolis)]
+    assert all(isinstance(widget, BayesCompWidget) for widget in shown)
+    assert {widget._esm for widget in shown} == {widgets.ESM.read_text(encoding="utf-8")}
+    assert [widget.widget for widget in shown] == ["posterior-explorer", "metropolis"]

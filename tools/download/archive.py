@@ -1,0 +1,89 @@
+""""Download the book": one zip that runs with Python alone.
+
+It holds, under one folder (``bayescomp-book/``):
+
+- ``chapters/``: the chapter notebooks as stored (with their outputs), and the Markdown pages
+  they link to (notation, references), in the order of ``_toc.yml``;
+- the ``bayescomp`` wheel (:mod:`tools.download.package`), live figures included;
+- ``requirements.txt``: the reader lock (``requirements.txt`` of the checkout), with its one
+  editable line ``-e ./code`` replaced by the wheel beside it, so every other pin is the lock's;
+- ``README.md``: the few lines a reader types (``tools/download/README.md``).
+
+The zip's entries are sorted and dated 2026-01-01, so the same book gives the same bytes.
+``make book`` writes it to ``_build/download/``, and the website serves it from its top folder
+(``html_extra_path``), linked from the landing page and every chapter (``tools/website/downloads.py``).
+
+Usage: python -m tools.download.archive [OUT_DIR]   (default _build/download)
+"""
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from .. import toc
+from ..toc import ROOT
+from . import package
+
+ARCHIVE_NAME = "bayescomp-book.zip"
+FOLDER = "bayescomp-book"
+README = Path(__file__).with_name("README.md")
+READER_LOCK = ROOT / "requirements.txt"
+EDITABLE = "-e ./code"
+# Pages of the website that mean nothing in Jupyter: the execution-statistics table.
+WEBSITE_ONLY = ("chapters/execution",)
+DATE = (2026, 1, 1, 0, 0, 0)
+
+
+def reader_requirements(wheel_name, lock=READER_LOCK):
+    """The reader lock with the editable package replaced by the archive's wheel."""
+    lines = Path(lock).read_text(encoding="utf-8").splitlines()
+    if lines.count(EDITABLE) != 1:
+        raise ValueError(f"{lock} must hold the line {EDITABLE!r} exactly once; "
+                         f"found it {lines.count(EDITABLE)} times")
+    header = [f"# The book's reader lock ({Path(lock).name} of its repository); bayescomp comes",
+              "# from the wheel beside this file. Install from this folder: "
+              "pip install -r requirements.txt"]
+    body = [f"./{wheel_name}" if line == EDITABLE else line for line in lines]
+    return "\n".join(header + body) + "\n"
+
+
+def book_files():
+    """(path in the archive, file) for every page a reader opens in Jupyter, in reading order."""
+    files = []
+    for page in toc.PAGES:
+        if page in WEBSITE_ONLY:
+            continue
+        for suffix in (".ipynb", ".md"):
+            source = ROOT / f"{page}{suffix}"
+            if source.exists():
+                files.append((f"{page}{suffix}", source))
+    files.append(("chapters/references.bib", ROOT / "chapters" / "references.bib"))
+    return files
+
+
+def _add(archive, name, data):
+    info = zipfile.ZipInfo(f"{FOLDER}/{name}", date_time=DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    archive.writestr(info, data)
+
+
+def build(out=ROOT / "_build" / "download"):
+    """Write the archive into ``out``; return its path."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / ARCHIVE_NAME
+    with tempfile.TemporaryDirectory() as tmp:
+        _, wheel = package.build(tmp)
+        entries = [("README.md", README.read_bytes()),
+                   ("requirements.txt", reader_requirements(wheel.name).encode()),
+                   (wheel.name, wheel.read_bytes())]
+        entries += [(name, source.read_bytes()) for name, source in book_files()]
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in sorted(entries):
+            _add(archive, name, data)
+    return path
+
+
+if __name__ == "__main__":
+    print(build(*sys.argv[1:2]))
