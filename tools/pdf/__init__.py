@@ -1,0 +1,1 @@
+"""The whole book as one PDF: Sphinx's single-page HTML, printed by Debian's chromium."""
