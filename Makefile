@@ -91,7 +91,11 @@ slides: env-build npm ## build the lecture decks and their PDF handouts
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.slides.handouts $(SLIDES)
 
-book: env-build assets slides ## build the website into _build/html (decks included)
+# The website, with the two downloads it links from every chapter (_build/download, served from
+# its top folder): the archive that runs with Python alone, and the whole book as one PDF.
+book: env-build assets slides ## build the website into _build/html (decks, archive, PDF included)
+	$(PYTHON) -m tools.download.archive _build/download
+	$(PYTHON) -m tools.pdf.build _build/download/bayescomp-book.pdf
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
 	@echo "Website: $(SITE)/index.html"
 

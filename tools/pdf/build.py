@@ -33,8 +33,6 @@ from . import sphinx
 
 PDF_NAME = "bayescomp-book.pdf"
 DEFAULT_OUT = ROOT / "_build" / "download" / PDF_NAME
-# The contents fill at most this many pages; its entries are the links on them.
-CONTENTS_PAGES = range(2, 6)
 PRINT_FLAGS = [*(flag for flag in FLAGS if not flag.startswith("--virtual-time-budget")),
                "--virtual-time-budget=120000", "--window-size=820,1200",
                "--force-device-scale-factor=2", "--generate-pdf-document-outline"]
@@ -62,12 +60,19 @@ def chromium_print(html, pdf, profile, pages=()):
                            f"{run.stderr[-2000:]}")
 
 
-def contents_pages(pdf):
-    """The target page of each link on the contents' pages, in order (poppler's XML view)."""
-    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-f", str(CONTENTS_PAGES.start),
-                          "-l", str(CONTENTS_PAGES.stop - 1), str(pdf)],
-                         capture_output=True, text=True, check=True).stdout
+def links(pdf, first, last):
+    """The target page of each internal link on pages ``first`` to ``last`` (poppler's XML)."""
+    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-f", str(first),
+                          "-l", str(last), str(pdf)], capture_output=True, text=True,
+                         check=True).stdout
     return [int(page) for page in re.findall(r'<a href="[^"]*?#(\d+)"', xml)]
+
+
+def contents_pages(pdf):
+    """The page of each entry of the contents, in order. The contents start on page 2, and
+    their first entry, the landing page, starts the page after their last."""
+    body = links(pdf, 2, 2)[0]
+    return links(pdf, 2, body - 1)
 
 
 def build(out=DEFAULT_OUT):
