@@ -67,6 +67,33 @@ def offline_page(browser):
         page.close()
 
 
+def path_without(folder, names, keep_venv=False):
+    """A PATH with every program of this one but ``names``: a folder of links to them.
+
+    Without ``keep_venv``, this venv's own programs are left out too, and ``python3`` is the
+    interpreter the venv was made from: the Python a reader has.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    venv = (Path(sys.prefix) / "bin").resolve()
+    taken = set(names)
+    if not keep_venv:
+        for alias in ("python3", "python"):
+            (folder / alias).symlink_to(Path(sys._base_executable))
+            taken.add(alias)
+    for directory in map(Path, os.environ["PATH"].split(os.pathsep)):
+        if not directory.is_dir() or (not keep_venv and directory.resolve() == venv):
+            continue
+        for program in sorted(directory.iterdir()):
+            if program.name in taken or not (program.is_file() and os.access(program, os.X_OK)):
+                continue
+            taken.add(program.name)
+            (folder / program.name).symlink_to(program)
+    return str(folder)
+
+
+NO_NODE = ("node", "nodejs", "npm", "npx", "git", "make")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -75,11 +102,13 @@ def free_port():
 
 @pytest.fixture(scope="session")
 def lab_url(tmp_path_factory):
-    """A JupyterLab server (no token, localhost only) rooted at the checkout."""
+    """A JupyterLab server (no token, localhost only) rooted at the checkout: the clone's path,
+    with no Node.js, git or make on its PATH (the live figures' bundle is package data)."""
     port = free_port()
     settings = tmp_path_factory.mktemp("jupyter")
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
-               JUPYTER_RUNTIME_DIR=str(settings / "runtime"))
+               JUPYTER_RUNTIME_DIR=str(settings / "runtime"),
+               PATH=path_without(settings / "bin", NO_NODE, keep_venv=True))
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
          "--allow-root", "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",

@@ -98,11 +98,7 @@ def mini_deck(built, tmp_path_factory):
     If the template does not load the widget scripts yet, they are added before </body>, as
     proposed for tools/slides/deck_template/index.html.j2."""
     out = tmp_path_factory.mktemp("deck")
-    # copy_assets takes the bundle from _build/widgets (`make widgets`); the fresh one wins below.
-    default = ROOT / "_build" / "widgets"
-    if not (default / SCRIPTS[1]).exists():
-        default.mkdir(parents=True, exist_ok=True)
-        shutil.copy(built / SCRIPTS[1], default / SCRIPTS[1])
+    # copy_assets takes the package's bundle; the fresh one from the sources wins below.
     deck_builder.copy_assets(out)
     for name in SCRIPTS:
         shutil.copy(built / name, out / "vendor" / name)
@@ -638,9 +634,8 @@ def test_built_book_and_decks(kind, serve, offline_page, file_page):
 # --- JupyterLab ---------------------------------------------------------------------------------
 
 def test_anywidget_in_jupyterlab(lab_url, offline_page):
-    """bc.widgets.metropolis() in a notebook: the same bundle, the data from the kernel."""
-    if not (ROOT / "_build" / "widgets" / SCRIPTS[1]).exists():
-        subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs")], check=True)
+    """bc.widgets.metropolis() in a notebook: the package's bundle, the data from the kernel, and
+    no Node.js on the server's PATH (the clone's reader path)."""
     folder = ROOT / "_build" / "widgets-lab"
     folder.mkdir(parents=True, exist_ok=True)
     notebook = nbformat.v4.new_notebook(cells=[

@@ -1,0 +1,196 @@
+"""The book as a reader downloads it: the website's archive, in an empty folder, with Python only.
+
+A folder holds nothing but the archive the built website offers. It is unpacked, and the lines
+of its README (the fenced block: make a venv, ``pip install -r requirements.txt``, ``jupyter
+lab``) run in bash with a PATH on which there is no Node.js, git or make. Then:
+
+- the reader's venv stays within the 500 MB budget, and its ``bayescomp`` is the archive's
+  wheel (not the checkout's sources);
+- JupyterLab, started by the README's last line, opens every chapter; Run All Cells runs it
+  from a fresh kernel with no error and nothing on stderr;
+- in every chapter that teaches with a live figure, the figure's cell draws it (anywidget, the
+  bundle from inside the wheel) with nothing fetched from outside.
+
+The website links the archive and the PDF from the landing page and every chapter page.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tools import toc
+from tools.download.archive import ARCHIVE_NAME, FOLDER
+from tools.pdf.build import PDF_NAME
+from tools.toc import CHAPTERS, ROOT
+
+from ..skips import is_widget_cell
+from .conftest import NO_NODE, free_port, path_without
+
+SITE = ROOT / "_build" / "html"
+BUDGET_MB = 500
+# The one thing a fresh install may print on stderr: matplotlib, once, on its first import.
+FONT_CACHE = re.compile(r"Matplotlib is building the font cache; this may take a moment\.\s*")
+
+
+def archive():
+    path = SITE / ARCHIVE_NAME
+    if not path.exists():
+        pytest.skip(f"{path} is missing: run `make book`")
+    return path
+
+
+def readme_lines(folder):
+    """The commands of the README's fenced block, in order."""
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```(?:bash|sh)?\n(.*?)```", text, re.S).group(1)
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory):
+    """The unpacked archive after the README's set-up lines, and the reader's environment."""
+    home = tmp_path_factory.mktemp("reader")
+    shutil.copy(archive(), home)
+    assert sorted(os.listdir(home)) == [ARCHIVE_NAME]
+    with zipfile.ZipFile(home / ARCHIVE_NAME) as zipped:   # what "unzip" does
+        zipped.extractall(home)
+    folder = home / FOLDER
+    path = path_without(home / "bin", NO_NODE)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    env.update(PATH=path, JUPYTER_CONFIG_DIR=str(home / "jupyter-config"),
+               JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"), JUPYTER_DATA_DIR=str(home / "jupyter-data"))
+    for program in ("node", "npm", "git", "make"):
+        assert shutil.which(program, path=path) is None, program
+    *setup, lab = readme_lines(folder)
+    assert lab.startswith("jupyter lab"), lab
+    run = subprocess.run(["bash", "-e", "-c", "\n".join(setup)], cwd=folder, env=env,
+                         capture_output=True, text=True, timeout=1500)
+    assert run.returncode == 0, f"the README's lines failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    return folder, env, lab
+
+
+def test_site_links_both_downloads():
+    archive()
+    for page in (SITE / f"{toc.PAGES[0]}.html", *(SITE / "chapters" / f"{n}.html" for n in CHAPTERS)):
+        html = page.read_text(encoding="utf-8")
+        for name in (ARCHIVE_NAME, PDF_NAME):
+            links = re.findall(rf'href="([^"]*{re.escape(name)})"', html)
+            assert links, f"{page.name} does not link {name}"
+            assert all((page.parent / link).resolve() == SITE / name for link in links), links
+    assert (SITE / PDF_NAME).exists()
+
+
+def test_reader_install_is_the_archives_wheel_within_budget(reader):
+    folder, env, _ = reader
+    python = folder / ".venv" / "bin" / "python"
+    where = subprocess.run([str(python), "-c", "import bayescomp.widgets as w; print(w.ESM)"],
+                           env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert "site-packages" in where and str(ROOT) not in where, where
+    assert Path(where).exists()
+    size = sum(f.stat().st_size for f in (folder / ".venv").rglob("*") if f.is_file() and not f.is_symlink())
+    assert size / 2**20 <= BUDGET_MB, f"the reader install is {size / 2**20:.0f} MB"
+
+
+@pytest.fixture(scope="module")
+def lab(reader):
+    """The README's last line, with the flags a headless test needs."""
+    folder, env, line = reader
+    port = free_port()
+    flags = (f"--no-browser --port={port} --allow-root --ServerApp.token= --ServerApp.password= "
+             "--ServerApp.ip=127.0.0.1 --LabApp.news_url=None "
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate "
+             "--LabApp.expose_app_in_browser=True --ServerApp.disable_check_xsrf=True")
+    server = subprocess.Popen(["bash", "-c", f". .venv/bin/activate && exec {line} {flags}"],
+                              cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"{url}/api/status", timeout=1)
+            break
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail(f"jupyter lab exited: {server.stderr.read().decode()[-2000:]}")
+            time.sleep(0.5)
+    else:
+        server.kill()
+        pytest.fail("jupyter lab did not start within 60 s")
+    yield url
+    server.terminate()
+    server.wait(timeout=30)
+
+
+RUN_ALL = """async () => {
+  const app = window.jupyterapp;
+  await app.restored;
+  const panel = app.shell.currentWidget;
+  await panel.context.ready;
+  await panel.revealed;
+  await panel.sessionContext.ready;
+  const ok = await app.commands.execute('notebook:run-all-cells');
+  const cells = [];
+  const list = panel.content.model.cells;
+  for (let i = 0; i < list.length; i += 1) {
+    const cell = list.get(i);
+    if (cell.type !== 'code') continue;
+    cells.push({ index: i, count: cell.executionCount, source: cell.sharedModel.getSource(),
+                 outputs: cell.outputs.toJSON() });
+  }
+  return { ok, cells };
+}"""
+
+
+def widget_cells(name):
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    return [(i, re.search(r"bc\.widgets\.(\w+)\(", cell.source).group(1).replace("_", "-"))
+            for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and is_widget_cell(cell)]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_runs_and_draws_in_jupyterlab(name, lab, offline_page):
+    view = offline_page(lab)
+    page = view.page
+    errors = []   # JupyterLab's own cell toolbar trips over jupyterlab-myst's Markdown cells
+    page.on("pageerror", lambda e: "_markdownOverlapsToolbar" in (e.stack or "") or errors.append(e.stack))
+    page.goto(f"{lab}/lab/tree/{name}.ipynb?reset", wait_until="load")
+    page.wait_for_function("() => window.jupyterapp && jupyterapp.shell.currentWidget"
+                           " && jupyterapp.shell.currentWidget.content", timeout=90_000)
+    page.set_default_timeout(600_000)
+    shots = ROOT / "_build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    result = page.evaluate(RUN_ALL)
+    failed = [(c["index"], o.get("ename") or o.get("text", "")[:300]) for c in result["cells"]
+              for o in c["outputs"]
+              if o["output_type"] == "error"
+              or (o.get("name") == "stderr" and not FONT_CACHE.fullmatch(o.get("text", "")))]
+    assert failed == [], f"{name}: errors or stderr in JupyterLab: {failed[:3]}"
+    assert result["ok"], f"{name}: Run All Cells did not complete"
+    not_run = [c["index"] for c in result["cells"] if c["source"].strip() and c["count"] is None]
+    assert not_run == [], f"{name}: cells not run: {not_run}"
+    for index, widget in widget_cells(name):
+        page.evaluate(f"() => jupyterapp.shell.currentWidget.content.scrollToItem({index})")
+        page.wait_for_function(
+            f"""() => {{ const el = document.querySelector('.jp-OutputArea [data-widget="{widget}"]');
+                 return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
+            timeout=60_000)
+        colours = page.evaluate(f"""() => [...document.querySelectorAll(
+            '.jp-OutputArea [data-widget="{widget}"] canvas')].map(c => {{
+              const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+              const seen = new Set();
+              for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);
+              return seen.size; }})""")
+        assert min(colours) > 3, f"{name}: the live figure {widget} did not draw ({colours})"
+        page.locator(f'.jp-OutputArea [data-widget="{widget}"]').screenshot(
+            path=str(shots / f"download-jupyterlab-{name}-{widget}.png"))
+    page.screenshot(path=str(shots / f"download-jupyterlab-{name}.png"))
+    assert view.external == [], f"{name}: JupyterLab reached outside: {view.external[:3]}"
+    assert errors == [], f"{name}: script errors: {errors[:3]}"
+    page.evaluate("() => jupyterapp.shell.currentWidget.sessionContext.shutdown()")
