@@ -100,33 +100,40 @@ def free_port():
         return s.getsockname()[1]
 
 
+# A headless JupyterLab: no token, localhost only, no news or update checks.
+LAB_FLAGS = ["--no-browser", "--allow-root", "--ServerApp.token=", "--ServerApp.password=",
+             "--ServerApp.ip=127.0.0.1", "--LabApp.news_url=None",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             "--ServerApp.disable_check_xsrf=True"]
+
+
+def start_lab(command, port, **popen):
+    """Start a JupyterLab server (``command`` ends with its flags) and wait until it answers."""
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"{url}/api/status", timeout=1)
+            return server, url
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail(f"jupyter lab exited: {server.stderr.read().decode()[-2000:]}")
+            time.sleep(0.5)
+    server.kill()
+    pytest.fail("jupyter lab did not start within 60 s")
+
+
 @pytest.fixture(scope="session")
 def lab_url(tmp_path_factory):
-    """A JupyterLab server (no token, localhost only) rooted at the checkout: the clone's path,
-    with no Node.js, git or make on its PATH (the live figures' bundle is package data)."""
+    """A JupyterLab server rooted at the checkout: the clone's path, with no Node.js, git or make
+    on its PATH (the live figures' bundle is package data)."""
     port = free_port()
     settings = tmp_path_factory.mktemp("jupyter")
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
                JUPYTER_RUNTIME_DIR=str(settings / "runtime"),
                PATH=path_without(settings / "bin", NO_NODE, keep_venv=True))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-         "--allow-root", "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",
-         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         f"--ServerApp.root_dir={ROOT}", "--ServerApp.disable_check_xsrf=True"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=1)
-            break
-        except OSError:
-            if server.poll() is not None:
-                pytest.fail(f"jupyter lab exited: {server.stderr.read().decode()[-2000:]}")
-            time.sleep(0.5)
-    else:
-        server.kill()
-        pytest.fail("jupyter lab did not start within 60 s")
+    server, url = start_lab([sys.executable, "-m", "jupyter", "lab", f"--port={port}", *LAB_FLAGS,
+                             f"--ServerApp.root_dir={ROOT}"], port, env=env)
     yield url
     server.terminate()
     server.wait(timeout=20)

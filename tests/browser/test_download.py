@@ -17,9 +17,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -32,7 +29,7 @@ from tools.pdf.build import PDF_NAME
 from tools.toc import CHAPTERS, ROOT
 
 from ..skips import is_widget_cell
-from .conftest import NO_NODE, free_port, path_without
+from .conftest import LAB_FLAGS, NO_NODE, free_port, path_without, start_lab
 
 SITE = ROOT / "_build" / "html"
 BUDGET_MB = 500
@@ -105,24 +102,9 @@ def lab(reader):
     """The README's last line, with the flags a headless test needs."""
     folder, env, line = reader
     port = free_port()
-    flags = (f"--no-browser --port={port} --allow-root --ServerApp.token= --ServerApp.password= "
-             "--ServerApp.ip=127.0.0.1 --LabApp.news_url=None "
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate "
-             "--LabApp.expose_app_in_browser=True --ServerApp.disable_check_xsrf=True")
-    server = subprocess.Popen(["bash", "-c", f". .venv/bin/activate && exec {line} {flags}"],
-                              cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=1)
-            break
-        except OSError:
-            if server.poll() is not None:
-                pytest.fail(f"jupyter lab exited: {server.stderr.read().decode()[-2000:]}")
-            time.sleep(0.5)
-    else:
-        server.kill()
-        pytest.fail("jupyter lab did not start within 60 s")
+    flags = " ".join([f"--port={port}", *LAB_FLAGS, "--LabApp.expose_app_in_browser=True"])
+    server, url = start_lab(["bash", "-c", f". .venv/bin/activate && exec {line} {flags}"], port,
+                            cwd=folder, env=env)
     yield url
     server.terminate()
     server.wait(timeout=30)
