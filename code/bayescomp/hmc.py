@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import as_finite_array, chain_settings, generator, positive_float, positive_int
+from ._portable_math import log as portable_log
 from ._portable_math import sum_last_axis
 
 
@@ -221,7 +222,8 @@ def _run(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, 
             # Each chain's own generator: the momentum first, then the uniform.
             for c, rng in enumerate(rngs):
                 momentum[c] = momentum_scale * rng.standard_normal(dim)
-                log_u[c] = np.log(rng.random())
+                # log u with the portable log, so the JavaScript engine's replay is exact.
+                log_u[c] = portable_log(rng.random())
             state, error, accepted[:, step], divergent[:, step], energy = hmc_transition(
                 log_density, grad_log_density, state, momentum, log_u,
                 (step_size, n_leapfrog, inverse_mass))
