@@ -319,3 +319,32 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     return HMCChainsResult(draws[:, n_warmup:], accepted.mean(axis=1),
                            len(starts) * (1 + n_steps * n_leapfrog), errors, divergent,
                            energies, before[divergent])
+
+
+def dimension_tuning(dim, path_length=1.4, rwm_scale=2.38):
+    r"""Chapter 6's tuning rules for a standard Gaussian in ``dim`` dimensions.
+
+    Parameters
+    ----------
+    dim : int
+    path_length : float
+        HMC's trajectory length :math:`T = hL`.
+    rwm_scale : float
+        The random walk's proposal sd is ``rwm_scale / sqrt(dim)``.
+
+    Returns
+    -------
+    dict
+        ``rwm_scale``, ``step_size`` and ``n_leapfrog``.
+
+    Notes
+    -----
+    Random walk: :math:`2.38/\sqrt d`, optimal as :math:`d\to\infty` (Roberts et al., 1997).
+    HMC: the mean energy error of a trajectory grows like :math:`d h^4`, so
+    :math:`h = T d^{-1/4}` keeps the acceptance rate steady, with
+    :math:`L = \operatorname{round}(d^{1/4})` steps (at least one) (Beskos et al., 2013).
+    """
+    dim = positive_int(dim, "dim")
+    return {"rwm_scale": positive_float(rwm_scale, "rwm_scale") / np.sqrt(dim),
+            "step_size": positive_float(path_length, "path_length") * dim ** -0.25,
+            "n_leapfrog": max(1, round(dim ** 0.25))}

@@ -383,3 +383,41 @@ test('portable exp and log: known values and edge cases', () => {
   assert.equal(E.log(0), -Infinity);
   assert.ok(E.exp(-744) > 0 && E.exp(-744) < 1e-320); // subnormal, rounded once
 });
+
+// --- The dimension widget: chapter 6's tuning, the typical set, and replays ----------------------
+const dimension = golden.dimension;
+
+test('dimension tuning follows the package\'s rule', () => {
+  dimension.dims.forEach((d, i) => {
+    const ours = E.dimensionTuning(d);
+    const theirs = dimension.tuning[i];
+    close([ours.rwmScale, ours.stepSize], [theirs.rwm_scale, theirs.step_size], `tuning d=${d}`, 1e-12);
+    assert.equal(ours.nLeapfrog, theirs.n_leapfrog, `L at d=${d}`);
+  });
+});
+
+test('chi_d: mean, E[r^2] = d and density match the exact formulas', () => {
+  dimension.dims.forEach((d, i) => {
+    const { mean, variance } = E.chiMoments(d);
+    close(mean, dimension.chi_mean[i], `chi mean d=${d}`, 1e-12);
+    close(mean * mean + variance, d, `chi second moment d=${d}`, 1e-12);
+    close(dimension.radii.map((r) => E.chiDensity(r, d)), dimension.chi_density[i], `chi density d=${d}`, 1e-12);
+  });
+});
+
+dimension.replays.forEach((run) => {
+  test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
+    const target = E.standardGaussianTarget(run.d);
+    const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
+    const walk = new E.RandomWalkChain(target, run.start, run.tuning.rwm_scale, rng);
+    const accepted = [];
+    for (let t = 0; t < run.rwm_accepted.length; t += 1) accepted.push(walk.step());
+    assert.deepEqual(accepted, run.rwm_accepted, 'accept decisions');
+    close(walk.draws.map((x) => Array.from(x)), run.rwm_draws, 'random-walk draws');
+    const h = run.hmc;
+    const chain = E.hmcChain(target, h.start, { stepSize: h.step_size, nLeapfrog: h.n_leapfrog,
+      mass: h.mass }, h.n_steps, E.replaySource({ normals: h.normals, uniforms: h.uniforms }));
+    close(chain.draws.map((x) => Array.from(x)), h.draws, 'HMC draws');
+    close(chain.energies, h.energies, 'HMC energies');
+  });
+});

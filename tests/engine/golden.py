@@ -194,6 +194,36 @@ def hierarchical_case():
     return case
 
 
+def dimension_case():
+    """Chapter 6's standard Gaussian: tuning, chi_d moments and densities, and replays of the
+    random walk and HMC in d = 10 and 16."""
+    dims = [1, 2, 3, 5, 10, 16, 50, 81, 100]
+    chi_mean = [math.sqrt(2) * math.exp(math.lgamma((d + 1) / 2) - math.lgamma(d / 2))
+                for d in dims]
+    radii = [0.1, 0.5, 1.0, 3.0, 9.5]
+    density = [[math.exp((d - 1) * math.log(r) - r * r / 2 - (d / 2 - 1) * math.log(2)
+                         - math.lgamma(d / 2)) for r in radii] for d in dims]
+    replays = []
+    for d, seed in ((10, 5), (16, 6)):
+        tuning = bc.dimension_tuning(d)
+        target = bc.gaussian_target(np.zeros(d), np.eye(d))
+        start = np.random.default_rng(seed + 100).standard_normal(d)
+        rwm = bc.metropolis_chain(target.log_density, start, tuning["rwm_scale"] * np.eye(d), 300,
+                                  np.random.default_rng(seed), record_proposals=True)
+        rng = np.random.default_rng(seed)
+        normals, uniforms = [], []
+        for _ in range(300):
+            normals.append(rng.standard_normal(d))
+            uniforms.append(rng.random())
+        hmc = hmc_replay(target, start, np.ones(d), tuning["step_size"], tuning["n_leapfrog"],
+                         200, seed)
+        replays.append({"d": d, "start": start, "tuning": tuning, "normals": np.ravel(normals),
+                        "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
+                        "rwm_accepted": rwm.accepted, "hmc": hmc})
+    return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
+            "radii": radii, "chi_density": density, "replays": replays}
+
+
 def diagnostics_case(draws):
     return {"draws": np.moveaxis(draws, -1, 0),        # (param, chain, draw) for the engine
             "rhat": bc.split_rhat(draws), "ess": bc.effective_sample_size(draws),
@@ -272,6 +302,7 @@ def golden():
         "vi": [vi_replay(target, laplace, 50, s.vi_seed, full_rank=False),
                vi_replay(target, laplace, 50, 32, full_rank=True)],
         "hierarchical": hierarchical_case(),
+        "dimension": dimension_case(),
     }
 
 

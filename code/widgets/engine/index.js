@@ -13,3 +13,4 @@ export * from './vi.js';
 export * from './portable.js';
 export * from './hierarchical.js';
 export * from './hmc.js';
+export * from './dimension.js';
