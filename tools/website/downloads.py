@@ -19,9 +19,9 @@ from ..toc import CHAPTERS, PAGES, ROOT
 
 DOWNLOADS = ROOT / "_build" / "download"
 LINK = ('<p class="download-links">Download the book: <a href="{up}{archive}">the chapters to run '
-        'in Jupyter</a> (zip, {archive_size}: the notebooks and the book\'s package; Python is '
-        'all it needs, its README says how) or <a href="{up}{pdf}">the whole book as one PDF'
-        '</a> ({pdf_size}).</p>')
+        'in Jupyter</a> (a {archive_size} zip of the notebooks and the book\'s package; it needs '
+        'only Python, and its README says how) or <a href="{up}{pdf}">the whole book as one '
+        'PDF</a> ({pdf_size}).</p>')
 
 logger = logging.getLogger(__name__)
 
