@@ -31,6 +31,7 @@ BOOTSTRAP_PYTHON ?= python3
 LOCK_reader := requirements.txt
 LOCK_build := tools/requirements/build.txt
 LOCK_test := tools/requirements/test.txt
+LOCK_hub := tools/requirements/hub.txt
 NPM_DIR := tools/npm
 
 # Every test lives under tests/ (see tests/__init__.py); the parts below are its folders, and
@@ -129,14 +130,15 @@ outputs: env-test ## re-execute every chapter and store its outputs
 reader-check: ## check that requirements.txt alone runs every chapter
 	bash tools/scripts/check_reader_env.sh
 
-# Regenerate the three locks, top down, so the reader and build sets pin exactly the versions
+# Regenerate the four locks, top down, so the reader, build and hub sets pin exactly the versions
 # the test set pins.
 UV_COMPILE := uv pip compile --universal --python-version 3.11 --fork-strategy fewest --custom-compile-command "make locks"
-locks: ## regenerate the three locks (needs uv)
+locks: ## regenerate the four locks (needs uv)
 	$(UV_COMPILE) tools/requirements/test.in -o $(LOCK_test)
 	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
+	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/hub.in -o $(LOCK_hub)
 
 # Timings as ratios measured side by side in one run (the machine is shared and noisy).
 benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)

@@ -16,6 +16,7 @@ import pytest
 
 from tools.toc import ROOT
 
+from .lab import LAB_OFFLINE_FLAGS
 from .offline import CHROMIUM, CHROMIUM_ARGS, OfflinePage
 
 
@@ -102,9 +103,7 @@ def free_port():
 
 # A headless JupyterLab: no token, localhost only, no news or update checks.
 LAB_FLAGS = ["--no-browser", "--allow-root", "--ServerApp.token=", "--ServerApp.password=",
-             "--ServerApp.ip=127.0.0.1", "--LabApp.news_url=None",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-             "--ServerApp.disable_check_xsrf=True"]
+             "--ServerApp.ip=127.0.0.1", *LAB_OFFLINE_FLAGS, "--ServerApp.disable_check_xsrf=True"]
 
 
 def start_lab(command, port, **popen):

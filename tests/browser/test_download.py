@@ -20,7 +20,6 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from tools import toc
@@ -28,13 +27,12 @@ from tools.download.archive import ARCHIVE_NAME, FOLDER
 from tools.pdf.build import PDF_NAME
 from tools.toc import CHAPTERS, ROOT
 
-from ..skips import is_widget_cell
 from .conftest import LAB_FLAGS, NO_NODE, free_port, path_without, start_lab
+from .lab import (EXPOSE_APP, NOTEBOOK_OPEN, RUN_ALL, failures, live_figure_colours, not_run,
+                  widget_cells)
 
 SITE = ROOT / "_build" / "html"
 BUDGET_MB = 500
-# The one thing a fresh install may print on stderr: matplotlib, once, on its first import.
-FONT_CACHE = re.compile(r"Matplotlib is building the font cache; this may take a moment\.\s*")
 
 
 def archive():
@@ -104,38 +102,12 @@ def lab(reader):
     """The README's last line, with the flags a headless test needs."""
     folder, env, line = reader
     port = free_port()
-    flags = " ".join([f"--port={port}", *LAB_FLAGS, "--LabApp.expose_app_in_browser=True"])
+    flags = " ".join([f"--port={port}", *LAB_FLAGS, EXPOSE_APP])
     server, url = start_lab(["bash", "-c", f". .venv/bin/activate && exec {line} {flags}"], port,
                             cwd=folder, env=env)
     yield url
     server.terminate()
     server.wait(timeout=30)
-
-
-RUN_ALL = """async () => {
-  const app = window.jupyterapp;
-  await app.restored;
-  const panel = app.shell.currentWidget;
-  await panel.context.ready;
-  await panel.revealed;
-  await panel.sessionContext.ready;
-  const ok = await app.commands.execute('notebook:run-all-cells');
-  const cells = [];
-  const list = panel.content.model.cells;
-  for (let i = 0; i < list.length; i += 1) {
-    const cell = list.get(i);
-    if (cell.type !== 'code') continue;
-    cells.push({ index: i, count: cell.executionCount, source: cell.sharedModel.getSource(),
-                 outputs: cell.outputs.toJSON() });
-  }
-  return { ok, cells };
-}"""
-
-
-def widget_cells(name):
-    notebook = nbformat.read(toc.notebook(name), as_version=4)
-    return [(i, re.search(r"bc\.widgets\.(\w+)\(", cell.source).group(1).replace("_", "-"))
-            for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and is_widget_cell(cell)]
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
@@ -145,32 +117,17 @@ def test_chapter_runs_and_draws_in_jupyterlab(name, lab, offline_page):
     errors = []   # JupyterLab's own cell toolbar trips over jupyterlab-myst's Markdown cells
     page.on("pageerror", lambda e: "_markdownOverlapsToolbar" in (e.stack or "") or errors.append(e.stack))
     page.goto(f"{lab}/lab/tree/{name}.ipynb?reset", wait_until="load")
-    page.wait_for_function("() => window.jupyterapp && jupyterapp.shell.currentWidget"
-                           " && jupyterapp.shell.currentWidget.content", timeout=90_000)
+    page.wait_for_function(NOTEBOOK_OPEN, timeout=90_000)
     page.set_default_timeout(600_000)
     shots = ROOT / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     result = page.evaluate(RUN_ALL)
-    failed = [(c["index"], o.get("ename") or o.get("text", "")[:300]) for c in result["cells"]
-              for o in c["outputs"]
-              if o["output_type"] == "error"
-              or (o.get("name") == "stderr" and not FONT_CACHE.fullmatch(o.get("text", "")))]
+    failed = failures(result)
     assert failed == [], f"{name}: errors or stderr in JupyterLab: {failed[:3]}"
     assert result["ok"], f"{name}: Run All Cells did not complete"
-    not_run = [c["index"] for c in result["cells"] if c["source"].strip() and c["count"] is None]
-    assert not_run == [], f"{name}: cells not run: {not_run}"
+    assert not_run(result) == [], f"{name}: cells not run: {not_run(result)}"
     for index, widget in widget_cells(name):
-        page.evaluate(f"() => jupyterapp.shell.currentWidget.content.scrollToItem({index})")
-        page.wait_for_function(
-            f"""() => {{ const el = document.querySelector('.jp-OutputArea [data-widget="{widget}"]');
-                 return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
-            timeout=60_000)
-        colours = page.evaluate(f"""() => [...document.querySelectorAll(
-            '.jp-OutputArea [data-widget="{widget}"] canvas')].map(c => {{
-              const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-              const seen = new Set();
-              for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);
-              return seen.size; }})""")
+        colours = live_figure_colours(page, index, widget)
         assert min(colours) > 3, f"{name}: the live figure {widget} did not draw ({colours})"
         page.locator(f'.jp-OutputArea [data-widget="{widget}"]').screenshot(
             path=str(shots / f"download-jupyterlab-{name}-{widget}.png"))

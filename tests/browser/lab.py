@@ -1,0 +1,105 @@
+"""Driving a chapter in JupyterLab from Playwright, for every check that runs one there: the
+reader's archive (``test_download.py``), the course's hub (``tests/hub``) and the hub's capacity
+measurement (``tools/benchmarks/hub_capacity.py``).
+
+JupyterLab must run with :data:`EXPOSE_APP` (``window.jupyterapp``).
+"""
+import re
+
+import nbformat
+
+from tools import toc
+
+from ..skips import is_widget_cell
+
+# JupyterLab fetches nothing from outside (no news, no update check), and shows the app on
+# window (window.jupyterapp) for the checks to drive: every JupyterLab the tests start has these.
+LAB_OFFLINE_FLAGS = ["--LabApp.news_url=None",
+                     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+EXPOSE_APP = "--LabApp.expose_app_in_browser=True"
+
+# The one thing a fresh install may print on stderr: matplotlib, once, on its first import.
+FONT_CACHE = re.compile(r"Matplotlib is building the font cache; this may take a moment\.\s*")
+
+NOTEBOOK_OPEN = ("() => window.jupyterapp && jupyterapp.shell.currentWidget"
+                 " && jupyterapp.shell.currentWidget.content")
+
+# Run All Cells in the open notebook, after its kernel is ready; resolves to every code cell
+# with its execution count and outputs, whether Run All completed (``ok``), the seconds it took
+# and the seconds until the first figure (an SVG or PNG output) reached the page.
+RUN_ALL = """async () => {
+  const app = window.jupyterapp;
+  await app.restored;
+  const panel = app.shell.currentWidget;
+  await panel.context.ready;
+  await panel.revealed;
+  await panel.sessionContext.ready;
+  const list = panel.content.model.cells;
+  const t0 = performance.now();
+  let firstFigure = null;
+  const onOutput = (_, change) => {
+    if (firstFigure === null && change.type === 'add' && change.newValues.some(
+        o => o.data && ('image/svg+xml' in o.data || 'image/png' in o.data))) {
+      firstFigure = (performance.now() - t0) / 1000;
+    }
+  };
+  for (let i = 0; i < list.length; i += 1) {
+    const cell = list.get(i);
+    if (cell.type === 'code') cell.outputs.changed.connect(onOutput);
+  }
+  const ok = await app.commands.execute('notebook:run-all-cells');
+  const seconds = (performance.now() - t0) / 1000;
+  const cells = [];
+  for (let i = 0; i < list.length; i += 1) {
+    const cell = list.get(i);
+    if (cell.type !== 'code') continue;
+    cell.outputs.changed.disconnect(onOutput);
+    cells.push({ index: i, count: cell.executionCount, source: cell.sharedModel.getSource(),
+                 outputs: cell.outputs.toJSON() });
+  }
+  return { ok, cells, seconds, firstFigure };
+}"""
+
+# RUN_ALL without waiting for it: the result lands in window.bcRun (for many pages at once).
+START_RUN_ALL = f"""() => {{
+  window.bcRun = {{}};
+  ({RUN_ALL})().then(r => {{ window.bcRun.result = r; }},
+                     e => {{ window.bcRun.error = String(e && e.stack || e); }});
+}}"""
+RUN_STATE = "() => window.bcRun || null"
+
+
+def failures(result):
+    """(cell index, error name or stderr) for every error output and unexpected stderr."""
+    return [(c["index"], o.get("ename") or o.get("text", "")[:300]) for c in result["cells"]
+            for o in c["outputs"]
+            if o["output_type"] == "error"
+            or (o.get("name") == "stderr" and not FONT_CACHE.fullmatch(o.get("text", "")))]
+
+
+def not_run(result):
+    """Indices of the code cells with source that have no execution count."""
+    return [c["index"] for c in result["cells"] if c["source"].strip() and c["count"] is None]
+
+
+def widget_cells(name):
+    """(cell index, widget name) of the Jupyter-only live-figure cells of chapter ``name``."""
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    return [(i, re.search(r"bc\.widgets\.(\w+)\(", cell.source).group(1).replace("_", "-"))
+            for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and is_widget_cell(cell)]
+
+
+def live_figure_colours(page, index, widget, timeout=60_000):
+    """Scroll to the live figure's cell, wait until its canvas is laid out, and count the
+    colours on each of its canvases (a drawn figure has more than a few)."""
+    page.evaluate(f"() => jupyterapp.shell.currentWidget.content.scrollToItem({index})")
+    page.wait_for_function(
+        f"""() => {{ const el = document.querySelector('.jp-OutputArea [data-widget="{widget}"]');
+             return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
+        timeout=timeout)
+    return page.evaluate(f"""() => [...document.querySelectorAll(
+        '.jp-OutputArea [data-widget="{widget}"] canvas')].map(c => {{
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          const seen = new Set();
+          for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);
+          return seen.size; }})""")

@@ -1,0 +1,107 @@
+"""Simulated students in headless chromium, many at once, through a :class:`LocalHub`.
+
+Each student is a browser context of their own (their own cookies: their own login), with the
+network cut to the hub's address (:class:`tests.browser.offline.OfflinePage`). Playwright's sync
+API drives one page at a time, so nothing here blocks on one student: a student is started
+(log in, follow the course link; start Run All), and :func:`wait_all` polls every student until
+each is done, within a bound. The class check (``tests/hub``) and the capacity measurement
+(``tools/benchmarks/hub_capacity.py``) share it.
+"""
+import time
+import urllib.parse
+
+from playwright.sync_api import Error as PlaywrightError
+
+from tools.hub.local import REPO_NAME
+
+from ..browser.lab import NOTEBOOK_OPEN, RUN_STATE, START_RUN_ALL
+from ..browser.offline import OfflinePage
+
+# JupyterLab's own cell toolbar trips over jupyterlab-myst's Markdown cells (test_download.py).
+KNOWN_PAGE_ERROR = "_markdownOverlapsToolbar"
+
+
+class Student:
+    """One student: a login on the hub and a page in a browser context of their own."""
+
+    def __init__(self, name, browser, hub):
+        self.name, self.hub = name, hub
+        self.view = OfflinePage(browser, hub.url)
+        self.page = self.view.page
+        self.errors = []
+        self.page.on("pageerror", self._page_error)
+        self.marks = {}
+
+    def _page_error(self, error):
+        if KNOWN_PAGE_ERROR not in (error.stack or ""):
+            self.errors.append(error.stack or str(error))
+
+    def mark(self, name):
+        self.marks[name] = time.monotonic()
+
+    def log_in(self, link):
+        """The hub's login form (DummyAuthenticator: any password), then on to ``link``."""
+        self.page.goto(f"{self.hub.url}/hub/login?next={urllib.parse.quote(link)}")
+        self.page.fill("#username_input", self.name)
+        self.page.fill("#password_input", "class")
+        self.mark("click")
+        self.page.click("#login_submit", no_wait_after=True)
+
+    def follow(self, link):
+        """Click a course link again (already logged in)."""
+        self.mark("click")
+        self.page.goto(f"{self.hub.url}{link}", wait_until="commit")
+
+    def new_page(self):
+        """A fresh tab in the student's context (the old one closed without a prompt)."""
+        self.page.close()
+        self.page = self.view.context.new_page()
+        self.page.on("pageerror", self._page_error)
+
+    def _evaluate(self, script):
+        try:
+            return self.page.evaluate(script)
+        except PlaywrightError:      # the page is between two addresses of the link's chain
+            return None
+
+    def open_notebook(self):
+        """The path of the notebook open in JupyterLab, or None while there is none."""
+        if not self._evaluate(NOTEBOOK_OPEN):
+            return None
+        return self._evaluate("() => jupyterapp.shell.currentWidget.context.path")
+
+    def start_run_all(self):
+        self.mark("run")
+        self.page.evaluate(START_RUN_ALL)
+
+    def run_state(self):
+        """None while Run All runs, else ``{"result": ...}`` or ``{"error": ...}``."""
+        state = self._evaluate(RUN_STATE)
+        return state if state and ("result" in state or "error" in state) else None
+
+    def close(self):
+        self.view.close()
+
+
+def wait_all(students, done, timeout, what, poll=0.5):
+    """Poll ``done(student)`` for every student until each has returned a truthy value; return
+    {name: value}. Fails, naming the students left, after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    values, pending = {}, list(students)
+    while pending:
+        for student in list(pending):
+            value = done(student)
+            if value:
+                values[student.name] = value
+                pending.remove(student)
+        if pending:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: not within {timeout} s for "
+                                     f"{[s.name for s in pending]}")
+            time.sleep(poll)
+    return values
+
+
+def chapter_file(name):
+    """A chapter's path inside a student's server, as JupyterLab names it."""
+    return f"{REPO_NAME}/chapters/{name}.ipynb"
