@@ -50,6 +50,7 @@ html.hide-copies :is(mjx-container, .MathJax_SVG) > :not(svg) *,
 html.hide-copies .MathJax_SVG_Display > :not(.MathJax_SVG),
 html.hide-copies .MathJax_CHTML * { visibility: hidden !important; }
 html.hide-formulas :is(%s), html.hide-formulas :is(%s) * { visibility: hidden !important; }
+html.hide-pictures :is(img, canvas, video, svg:not(mjx-container svg)) { visibility: hidden !important; }
 """ % (FORMULA, FORMULA)
 
 PROBE_JS = r"""
@@ -246,10 +247,13 @@ class Deck:
         page, painted = self.page, None
         if page.evaluate("deckProbe.hasFormula()"):
             clip = page.evaluate("deckProbe.canvas()")
+            # Pictures are not formulas, and chromium may raster an image again at any time
+            # (a finer decode after load): leave them out of both screenshots.
+            page.evaluate("document.documentElement.classList.add('hide-pictures')")
             shown = steady_screenshot(page, clip)
             page.evaluate("document.documentElement.classList.add('hide-copies')")
             drawings_only = page.screenshot(clip=clip)
-            page.evaluate("document.documentElement.classList.remove('hide-copies')")
+            page.evaluate("document.documentElement.classList.remove('hide-copies', 'hide-pictures')")
             painted = pixel_change(shown, drawings_only)
         info = page.evaluate("deckProbe.report()")
         info["painted_copy"] = painted
