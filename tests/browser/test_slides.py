@@ -22,6 +22,7 @@ their MathML copies, and on a slide with a plain-text copy of a formula.
 
 Screenshots of every slide go to ``_build/screenshots/slides/``.
 """
+import html
 import io
 import json
 import os
@@ -32,7 +33,7 @@ import nbformat
 import pytest
 
 from tools import toc
-from tools.slides.build import INDEX_KEYS, deck_file, handout_file
+from tools.slides.build import INDEX_KEYS, chapter_title, deck_file, deck_title, handout_file
 from tools.toc import CHAPTERS, ROOT
 
 from .offline import OfflinePage
@@ -162,7 +163,9 @@ window.deckProbe = (() => {
     const notes = [...slide.querySelectorAll('aside.notes')].filter(a => a.closest('section') === slide);
     const notesSource = notes.map(a => a.textContent).join('\n').match(SOURCE);
     const heading = slide.querySelector('h1, h2, h3');
+    const number = document.querySelector('.reveal .slide-number');
     return {
+      number: number && getComputedStyle(number).display !== 'none' ? number.innerText.replace(/\s+/g, '') : '',
       title: heading ? heading.textContent.replace('¶', '').trim() : '',
       canvas: {x: canvas.left, y: canvas.top, width: canvas.width, height: canvas.height},
       scale, tall: slide.scrollHeight > Reveal.getConfig().height ? slide.scrollHeight : 0,
@@ -358,6 +361,12 @@ def test_no_source_shows(deck):
     assert source == [], f"source text on slides or in notes of {deck['name']}: {source[:3]}"
 
 
+def test_every_slide_shows_its_number(deck):
+    wrong = [(s["index"], s["number"]) for s in deck["slides"]
+             if s["number"] != f"{s['index'] + 1}/{deck['total']}"]
+    assert wrong == [], f"slide numbers missing or wrong in {deck['name']} (slide, shown): {wrong[:4]}"
+
+
 def test_speaker_notes_are_whole(deck):
     """Every notes cell of a slide is in its one notes block, the one the speaker view shows."""
     split = [(s["index"], s["notes"]) for s in deck["slides"] if s["notes"] > 1]
@@ -399,15 +408,7 @@ def test_speaker_view_shows_the_notes(browser, decks_url):
             const notes = slides[i].querySelector('aside.notes');
             return [i, notes.querySelectorAll('mjx-container').length,
                     notes.textContent.split(/\\s+/).filter(w => /^[a-z]{6,}$/.test(w))]; }""")
-        deck.show(index)
-        with page.expect_popup() as popup:
-            page.keyboard.press("s")
-        view = popup.value
-        view.set_viewport_size({"width": 1600, "height": 1000})
-        view.wait_for_function("""() => {
-            const n = document.querySelector('.speaker-controls-notes .value');
-            return n && n.textContent.trim().length > 0; }""", timeout=30_000)
-        view.wait_for_timeout(500)
+        view = open_speaker_view(deck, index, (1600, 1000))
         shown = view.evaluate("""() => {
             const n = document.querySelector('.speaker-controls-notes .value');
             return {text: n.innerText, copies: n.querySelectorAll('math, mjx-assistive-mml').length,
@@ -424,6 +425,58 @@ def test_speaker_view_shows_the_notes(browser, decks_url):
     missing = [w for w in words if w not in shown["text"]]
     assert missing == [], f"notes missing from the speaker view: {missing[:5]}"
     assert "$" not in shown["text"]
+
+
+def open_speaker_view(deck, index, size=(1100, 700)):
+    """Press S on slide ``index``: the speaker view's window, once it shows the notes."""
+    deck.show(index)
+    with deck.page.expect_popup() as popup:
+        deck.page.keyboard.press("s")
+    view = popup.value
+    view.set_viewport_size({"width": size[0], "height": size[1]})
+    view.wait_for_function("""() => {
+        const n = document.querySelector('.speaker-controls-notes .value');
+        return n && n.textContent.trim().length > 0; }""", timeout=30_000)
+    view.wait_for_timeout(300)
+    return view
+
+
+def test_speaker_view_keeps_the_timer_in_sight(browser, decks_url):
+    """Long notes scroll in their own box: the clock and the timer stay in the window, at the
+    speaker view's own size (1100 x 700), whatever is scrolled and however long the notes."""
+    deck = Deck(browser, f"{decks_url}/{deck_file('02_importance_sampling')}")
+    try:
+        # Long notes on a slide with notes (the plugin reads them when the view opens).
+        index = deck.page.evaluate("""() => {
+            const i = Reveal.getSlides().findIndex(s => s.querySelector('aside.notes'));
+            const notes = Reveal.getSlides()[i].querySelector('aside.notes');
+            for (let k = 0; k < 60; k++) {
+              const p = document.createElement('p');
+              p.textContent = `Point ${k}: what to say, what to point at, a question to ask.`;
+              notes.appendChild(p);
+            }
+            return i; }""")
+        view = open_speaker_view(deck, index)
+        view.mouse.move(900, 600)
+        for _ in range(10):
+            view.mouse.wheel(0, 2000)
+        view.evaluate("""() => { document.querySelector('#speaker-controls').scrollTop = 1e6;
+            document.querySelector('.speaker-controls-notes').scrollTop = 1e6; }""")
+        view.wait_for_timeout(200)
+        seen = view.evaluate("""() => {
+            const box = el => el.getBoundingClientRect();
+            const inWindow = r => r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
+            const notes = document.querySelector('.speaker-controls-notes');
+            return {timer: inWindow(box(document.querySelector('.speaker-controls-time .timer'))),
+                    clock: inWindow(box(document.querySelector('.speaker-controls-time .clock'))),
+                    scrolled: notes.scrollTop, overflow: notes.scrollHeight - notes.clientHeight,
+                    notesEnd: box(notes).bottom, height: innerHeight}; }""")
+        view.screenshot(path=str(SHOTS / "speaker-view-long-notes.png"))
+    finally:
+        deck.close()
+    assert seen["overflow"] > 0 and seen["scrolled"] > 0, f"the notes did not scroll in their box: {seen}"
+    assert seen["timer"] and seen["clock"], f"long notes pushed the timer out of sight: {seen}"
+    assert seen["notesEnd"] <= seen["height"] + 1, seen
 
 
 def test_formula_check_sees_a_visible_copy(browser, decks_url):
@@ -462,6 +515,45 @@ def test_handout_has_one_page_per_slide(name):
     assert data.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
     assert pages == len(slide_cells(name)), f"{pdf.name}: {pages} pages"
+
+
+def pdf_title(data):
+    """The /Title of a PDF's information dictionary (chromium writes it in UTF-16 hex)."""
+    found = re.search(rb"/Title\s*(?:<([0-9A-Fa-f]+)>|\(([^)]*)\))", data)
+    assert found, "the PDF has no /Title"
+    if found[1]:
+        return bytes.fromhex(found[1].decode()).decode("utf-16")
+    return found[2].decode("latin-1")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_deck_and_handout_have_the_chapters_title(name):
+    title = deck_title(name, chapter_title(nbformat.read(toc.notebook(name), as_version=4)))
+    deck = (DECKS / deck_file(name)).read_text(encoding="utf-8")
+    shown = re.search(r"<title>(.*?)</title>", deck, re.S)[1]
+    assert html.unescape(shown) == title and "Notebook" not in title
+    assert pdf_title((DECKS / handout_file(name)).read_bytes()) == title
+
+
+def test_handout_pages_carry_their_numbers(browser, decks_url):
+    """The print layout the handouts are made from: every page shows its number, k/n."""
+    name = "03_mcmc"
+    view = OfflinePage(browser, decks_url)
+    try:
+        view.page.goto(f"{decks_url}/{deck_file(name)}?print-pdf", wait_until="load")
+        view.page.wait_for_function("() => window.Reveal && Reveal.isReady() && "
+                                    "document.querySelectorAll('.pdf-page').length > 0",
+                                    timeout=30_000)
+        view.page.wait_for_timeout(500)
+        numbers = view.page.evaluate("""() => [...document.querySelectorAll('.pdf-page')].map(p => {
+            const n = p.querySelector('.slide-number-pdf');
+            return n && getComputedStyle(n).display !== 'none' ? n.innerText.replace(/\\s+/g, '') : ''; })""")
+        view.page.set_viewport_size({"width": 960, "height": 700})
+        view.page.screenshot(path=str(SHOTS / f"handout-{name}-page1.png"))
+    finally:
+        view.close()
+    total = len(slide_cells(name))
+    assert numbers == [f"{k}/{total}" for k in range(1, total + 1)]
 
 
 def test_index_lists_decks_handouts_and_keys():
