@@ -563,3 +563,129 @@ def test_index_lists_decks_handouts_and_keys():
         assert f'href="{handout_file(name)}"' in index
     for key, action in INDEX_KEYS:
         assert action in index
+
+
+# ---------------------------------------------------------------------------------------------
+# A complete lecture (issue 20, points 3 and 4), read from the notebooks the decks are cut
+# from: every slide has teaching notes that are a script for that slide (three to five points,
+# a question for the room, short enough for the speaker view, nothing that only makes sense in
+# the book); every deck ends on a summary slide (then only exercises); every exercise is on an
+# exercise slide with its statement; and, in the built decks, no slide reaches the speaker
+# view without notes.
+
+TEACHING_NOTES = "teaching-notes"
+# What only makes sense on the page: "the cell below", "the figure above", "equation (3)", a
+# {eq} role or a link to a figure label.
+BOOK_ONLY = re.compile(
+    r"\bcells?\b"
+    r"|\b(?:figure|table|plot|listing|code|output|equation|formula)s?\s+(?:below|above)\b"
+    r"|\b(?:below|above)\s+(?:figure|table|plot|listing|code|output|equation|formula)s?\b"
+    r"|\b(?:see|shown|as)\s+(?:below|above)\b"
+    r"|\bequations?\s*\(?\d|\{eq\}|\]\(#", re.I)
+NOTES_POINTS = (3, 5)       # points per slide
+NOTES_WORDS = 150           # what the speaker view shows without scrolling at 1100 x 700
+SUMMARY_TITLE = re.compile(r"^(?:Summary|Takeaways)\b")
+EXERCISE = re.compile(r"^:{3,}\{exercise\}\s*(?P<title>.+?)\s*$", re.M)
+STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a title
+
+
+def deck_slides(name):
+    """A chapter's slides as nbconvert cuts them, each the list of its cells (skipped cells
+    left out; a notes cell belongs to the slide whose content it follows)."""
+    slides = []
+    for cell in nbformat.read(toc.notebook(name), as_version=4).cells:
+        kind = cell.metadata.get("slideshow", {}).get("slide_type", "-")
+        if kind == "skip":
+            continue
+        if kind in ("slide", "subslide") or not slides:
+            slides.append([])
+        slides[-1].append(cell)
+    return slides
+
+
+def slide_title(cells):
+    for cell in cells:
+        found = re.search(r"^#{1,3}\s+(.+?)\s*$|<h1>(.+?)</h1>", cell.source, re.M)
+        if cell.cell_type == "markdown" and found:
+            return found[1] or found[2]
+    return ""
+
+
+def notes_of(cells):
+    return [c for c in cells if TEACHING_NOTES in c.metadata.get("tags", [])]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_slide_has_teaching_notes(name):
+    missing = [(k, slide_title(cells)) for k, cells in enumerate(deck_slides(name))
+               if not any(c.source.strip() for c in notes_of(cells))]
+    assert missing == [], f"slides of {name} without teaching notes (slide, title): {missing}"
+
+
+def script_problems(text):
+    """Why a slide's notes are not a script for it (an empty list when they are)."""
+    found = []
+    points = re.findall(r"^\s*(?:[-*+]|\d+\.)\s", text, re.M)
+    if not NOTES_POINTS[0] <= len(points) <= NOTES_POINTS[1]:
+        found.append(f"{len(points)} points, not {NOTES_POINTS[0]} to {NOTES_POINTS[1]}")
+    if "?" not in text:
+        found.append("no question for the room")
+    if len(text.split()) > NOTES_WORDS:
+        found.append(f"{len(text.split())} words, more than {NOTES_WORDS}")
+    found += [f"book-only reference {m[0]!r}" for m in BOOK_ONLY.finditer(text)]
+    return found
+
+
+def test_the_script_check_sees_book_prose():
+    """Negative control: the chapter's prose, as the decks used to show it, fails the check."""
+    prose = ("The cell below runs the chain, and [the figure below](#fig-walk) shows it; by "
+             "equation (3) the weights cancel, as {eq}`eq-snis` says.")
+    problems = script_problems(prose)
+    assert any("points" in p for p in problems) and any("question" in p for p in problems)
+    assert len([p for p in problems if "book-only" in p]) >= 4
+    script = ("- Say what the slide shows.\n- Point at the table.\n"
+              "- **Ask:** \"Which row surprises you?\"")
+    assert script_problems(script) == []
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_teaching_notes_are_a_script(name):
+    bad = [(k, slide_title(cells), problems) for k, cells in enumerate(deck_slides(name))
+           for problems in [script_problems("\n".join(c.source for c in notes_of(cells)))]
+           if notes_of(cells) and problems]
+    assert bad == [], f"notes of {name} that are not a script (slide, title, why): {bad}"
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_deck_ends_on_a_summary(name):
+    titles = [slide_title(cells) for cells in deck_slides(name)]
+    summaries = [k for k, title in enumerate(titles) if SUMMARY_TITLE.match(title)]
+    assert summaries, f"{name} has no summary slide (titled Summary or Takeaways): {titles}"
+    after = titles[summaries[-1] + 1:]
+    assert all(title.startswith("Exercises") for title in after), (
+        f"{name}: the summary should close the lecture, before the exercises; after it: {after}")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_exercise_slides_hold_their_statements(name):
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    exercises = [m["title"] for c in notebook.cells if c.cell_type == "markdown"
+                 for m in EXERCISE.finditer(c.source)]
+    shown = "\n".join(c.source for cells in deck_slides(name)
+                      if slide_title(cells).startswith("Exercises")
+                      for c in cells if c.cell_type == "markdown"
+                      and TEACHING_NOTES not in c.metadata.get("tags", []))
+    assert bool(exercises) == bool(shown), f"{name}: exercises {exercises}, exercise slides {bool(shown)}"
+    for title in exercises:
+        found = re.search(r"\*\*" + re.escape(title.rstrip(".?")) + r"[.?]?\*\*[.:]?[ \t]*(.+)", shown)
+        assert found, f"{name}: exercise {title!r} is not on an exercise slide with its statement"
+        words = len(found[1].split())
+        assert STATEMENT_WORDS[0] <= words <= STATEMENT_WORDS[1], (
+            f"{name}: the statement of {title!r} on its slide has {words} words, "
+            f"not {STATEMENT_WORDS[0]} to {STATEMENT_WORDS[1]}")
+
+
+def test_every_slide_of_the_deck_has_notes(deck):
+    """In the built deck, as the speaker view reads it: one notes block on every slide."""
+    bare = [(s["index"], s["title"]) for s in deck["slides"] if s["notes"] < 1]
+    assert bare == [], f"slides of {deck['name']} with no speaker notes: {bare}"
