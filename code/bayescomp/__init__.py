@@ -26,7 +26,8 @@ from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, Hierarc
                                      conditional_moments, exact_draws, exact_log_density,
                                      hierarchical_reference,
                                      log_tau_theta_density)
-from .hmc import HMCChainsResult, HMCResult, Trajectory, hmc_chain, leapfrog, run_hmc_chains
+from .hmc import (HMCChainsResult, HMCResult, Trajectory, dimension_tuning, hmc_chain, leapfrog,
+                  run_hmc_chains)
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
 from .predictive import (PredictiveBand, gaussian_predictive, posterior_predictive, predictive_band,
                          probit_predictive)
@@ -53,7 +54,7 @@ __all__ = [
     "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "conditional_moments",
     "exact_draws", "exact_log_density", "hierarchical_reference",
     "log_tau_theta_density",
-    "HMCChainsResult", "HMCResult", "Trajectory", "hmc_chain", "leapfrog", "run_hmc_chains",
+    "HMCChainsResult", "HMCResult", "Trajectory", "dimension_tuning", "hmc_chain", "leapfrog", "run_hmc_chains",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
     "PredictiveBand", "predictive_band", "probit_predictive",
     "Proposal", "defensive_mixture", "gaussian_proposal", "importance_mcse", "importance_sample_from",

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import as_finite_array, chain_settings, generator, positive_float, positive_int
+from ._portable_math import log as portable_log
 from ._portable_math import sum_last_axis
 
 
@@ -221,7 +222,8 @@ def _run(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, 
             # Each chain's own generator: the momentum first, then the uniform.
             for c, rng in enumerate(rngs):
                 momentum[c] = momentum_scale * rng.standard_normal(dim)
-                log_u[c] = np.log(rng.random())
+                # log u with the portable log, so the JavaScript engine's replay is exact.
+                log_u[c] = portable_log(rng.random())
             state, error, accepted[:, step], divergent[:, step], energy = hmc_transition(
                 log_density, grad_log_density, state, momentum, log_u,
                 (step_size, n_leapfrog, inverse_mass))
@@ -317,3 +319,32 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     return HMCChainsResult(draws[:, n_warmup:], accepted.mean(axis=1),
                            len(starts) * (1 + n_steps * n_leapfrog), errors, divergent,
                            energies, before[divergent])
+
+
+def dimension_tuning(dim, path_length=1.4, rwm_scale=2.38):
+    r"""Chapter 6's tuning rules for a standard Gaussian in ``dim`` dimensions.
+
+    Parameters
+    ----------
+    dim : int
+    path_length : float
+        HMC's trajectory length :math:`T = hL`.
+    rwm_scale : float
+        The random walk's proposal sd is ``rwm_scale / sqrt(dim)``.
+
+    Returns
+    -------
+    dict
+        ``rwm_scale``, ``step_size`` and ``n_leapfrog``.
+
+    Notes
+    -----
+    Random walk: :math:`2.38/\sqrt d`, optimal as :math:`d\to\infty` (Roberts et al., 1997).
+    HMC: the mean energy error of a trajectory grows like :math:`d h^4`, so
+    :math:`h = T d^{-1/4}` keeps the acceptance rate steady, with
+    :math:`L = \operatorname{round}(d^{1/4})` steps (at least one) (Beskos et al., 2013).
+    """
+    dim = positive_int(dim, "dim")
+    return {"rwm_scale": positive_float(rwm_scale, "rwm_scale") / np.sqrt(dim),
+            "step_size": positive_float(path_length, "path_length") * dim ** -0.25,
+            "n_leapfrog": max(1, round(dim ** 0.25))}

@@ -249,7 +249,7 @@ class Deck:
         page, painted = self.page, None
         if page.evaluate("deckProbe.hasFormula()"):
             clip = page.evaluate("deckProbe.canvas()")
-            shown = page.screenshot(clip=clip)
+            shown = steady_screenshot(page, clip)
             page.evaluate("document.documentElement.classList.add('hide-copies')")
             drawings_only = page.screenshot(clip=clip)
             page.evaluate("document.documentElement.classList.remove('hide-copies')")
@@ -260,6 +260,19 @@ class Deck:
 
     def close(self):
         self.view.close()
+
+
+def steady_screenshot(page, clip, tries=20):
+    """A screenshot once two in a row agree: on a loaded machine a figure or a formula can
+    still be painting when the slide is first shown, which must not read as a second copy."""
+    shown = page.screenshot(clip=clip)
+    for _ in range(tries):
+        page.wait_for_timeout(100)
+        again = page.screenshot(clip=clip)
+        if again == shown:
+            return shown
+        shown = again
+    return shown
 
 
 def settle_math(page):

@@ -323,3 +323,101 @@ test('staged diagnostics, a job at a time, equal the package\'s and the engine\'
     });
   }
 });
+
+// --- The hierarchical model and HMC: bit for bit ------------------------------------------------
+// The package computes these densities with + - * /, floor and powers of two only (its
+// _portable_math), and the engine repeats the same operations in the same order: so equality is
+// exact, not to a tolerance. HMC on the funnel is chaotic; only exact arithmetic replays it.
+const schools = golden.hierarchical;
+const schoolsData = { y: schools.y, sigma: schools.sigma, muPriorSd: schools.mu_prior_sd,
+  tauPriorScale: schools.tau_prior_scale };
+
+function same(actual, expected, what) {
+  const a = [actual].flat(Infinity);
+  const e = [expected].flat(Infinity);
+  assert.equal(a.length, e.length, `${what}: ${a.length} values, expected ${e.length}`);
+  e.forEach((want, i) => {
+    const got = a[i];
+    if (want === null) assert.ok(!Number.isFinite(got), `${what}[${i}]: ${got}, expected non-finite`);
+    else assert.ok(Object.is(got, want) || (got === 0 && want === 0), `${what}[${i}]: ${got} !== ${want}`);
+  });
+}
+
+for (const form of ['centred', 'non-centred']) {
+  const expected = schools.forms[form];
+  const target = E.hierarchicalTarget(schoolsData, form);
+
+  test(`${form} eight schools: log density and gradient equal the package's exactly`, () => {
+    same(expected.points.map((p) => target.logDensity(p)), expected.log_density, 'log density');
+    same(expected.points.map((p) => Array.from(target.grad(p))), expected.grad, 'gradient');
+  });
+
+  expected.hmc.forEach((run, k) => {
+    test(`${form} eight schools: HMC run ${k + 1} (h = ${run.step_size}) replays NumPy's draws exactly`, () => {
+      const d = run.start.length;
+      const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
+      const chain = E.hmcChain(target, run.start, { stepSize: run.step_size,
+        nLeapfrog: run.n_leapfrog, mass: run.mass }, run.n_steps, rng);
+      assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
+      same(chain.draws.map((x) => Array.from(x)), run.draws, 'draws');
+      assert.deepEqual(chain.divergent, run.divergent, 'divergence flags');
+      same(chain.energies, run.energies, 'energies');
+      same(chain.energyErrors, run.energy_errors, 'energy errors');
+      assert.equal(chain.draws.length * d, run.draws.length);
+    });
+  });
+}
+
+test('the centred funnel replay diverges somewhere (so the flags are tested)', () => {
+  const flags = schools.forms.centred.hmc.flatMap((run) => run.divergent);
+  assert.ok(flags.some(Boolean), 'no divergent transition in the centred replays');
+});
+
+test('portable exp and log: known values and edge cases', () => {
+  assert.equal(E.exp(0), 1);
+  assert.equal(E.log(1), 0);
+  assert.ok(Math.abs(E.exp(1) - Math.E) <= Number.EPSILON * Math.E);
+  assert.equal(E.exp(1000), Infinity);
+  assert.equal(E.exp(-1000), 0);
+  assert.ok(Number.isNaN(E.exp(NaN)) && Number.isNaN(E.log(-1)));
+  assert.equal(E.log(0), -Infinity);
+  assert.ok(E.exp(-744) > 0 && E.exp(-744) < 1e-320); // subnormal, rounded once
+});
+
+// --- The dimension widget: chapter 6's tuning, the typical set, and replays ----------------------
+const dimension = golden.dimension;
+
+test('dimension tuning follows the package\'s rule', () => {
+  dimension.dims.forEach((d, i) => {
+    const ours = E.dimensionTuning(d);
+    const theirs = dimension.tuning[i];
+    close([ours.rwmScale, ours.stepSize], [theirs.rwm_scale, theirs.step_size], `tuning d=${d}`, 1e-12);
+    assert.equal(ours.nLeapfrog, theirs.n_leapfrog, `L at d=${d}`);
+  });
+});
+
+test('chi_d: mean, E[r^2] = d and density match the exact formulas', () => {
+  dimension.dims.forEach((d, i) => {
+    const { mean, variance } = E.chiMoments(d);
+    close(mean, dimension.chi_mean[i], `chi mean d=${d}`, 1e-12);
+    close(mean * mean + variance, d, `chi second moment d=${d}`, 1e-12);
+    close(dimension.radii.map((r) => E.chiDensity(r, d)), dimension.chi_density[i], `chi density d=${d}`, 1e-12);
+  });
+});
+
+dimension.replays.forEach((run) => {
+  test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
+    const target = E.standardGaussianTarget(run.d);
+    const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
+    const walk = new E.RandomWalkChain(target, run.start, run.tuning.rwm_scale, rng);
+    const accepted = [];
+    for (let t = 0; t < run.rwm_accepted.length; t += 1) accepted.push(walk.step());
+    assert.deepEqual(accepted, run.rwm_accepted, 'accept decisions');
+    close(walk.draws.map((x) => Array.from(x)), run.rwm_draws, 'random-walk draws');
+    const h = run.hmc;
+    const chain = E.hmcChain(target, h.start, { stepSize: h.step_size, nLeapfrog: h.n_leapfrog,
+      mass: h.mass }, h.n_steps, E.replaySource({ normals: h.normals, uniforms: h.uniforms }));
+    close(chain.draws.map((x) => Array.from(x)), h.draws, 'HMC draws');
+    close(chain.energies, h.energies, 'HMC energies');
+  });
+});

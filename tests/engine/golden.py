@@ -156,6 +156,74 @@ def vi_replay(target, laplace, n_steps, seed, full_rank):
             "elbo": fit.elbo}
 
 
+def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
+    """The package's HMC chain and the draws it consumed: per step d normals, then a uniform."""
+    chain = bc.hmc_chain(target.log_density, target.grad_log_density, start, step_size,
+                         n_leapfrog, n_steps, np.random.default_rng(seed), mass=mass)
+    rng, dim = np.random.default_rng(seed), len(start)
+    normals, uniforms = [], []
+    for _ in range(n_steps):
+        normals.append(rng.standard_normal(dim))
+        uniforms.append(rng.random())
+    return {"start": start, "mass": mass, "step_size": step_size, "n_leapfrog": n_leapfrog,
+            "n_steps": n_steps, "normals": np.ravel(normals), "uniforms": uniforms,
+            "draws": chain.draws.ravel(), "divergent": chain.divergent,
+            "energies": chain.energies, "energy_errors": chain.energy_errors,
+            "accept_rate": chain.accept_rate}
+
+
+def hierarchical_case():
+    """Eight schools: densities and gradients of both forms, and HMC replays on each (one with a
+    step large enough to diverge in the centred funnel)."""
+    data = bc.hierarchical_data()
+    reference = bc.hierarchical_reference(data)
+    centred_points = bc.exact_draws(data, reference, 60, np.random.default_rng(3))
+    starts = np.round(bc.exact_draws(data, reference, 2, np.random.default_rng(70)), 4)
+    case = {"y": data.y, "sigma": data.sigma, "mu_prior_sd": data.mu_prior_sd,
+            "tau_prior_scale": data.tau_prior_scale, "forms": {}}
+    for form in bc.hierarchical.FORMS:
+        target = bc.hierarchical_target(data, form)
+        points = centred_points if form == "centred" else bc.to_noncentred(centred_points)
+        sd = np.round(reference.sd if form == "centred" else reference.noncentred_sd, 3)
+        start = starts[0] if form == "centred" else np.round(bc.to_noncentred(starts)[0], 4)
+        case["forms"][form] = {
+            "points": points, "log_density": target.log_density(points),
+            "grad": target.grad_log_density(points),
+            "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
+                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))]}
+    return case
+
+
+def dimension_case():
+    """Chapter 6's standard Gaussian: tuning, chi_d moments and densities, and replays of the
+    random walk and HMC in d = 10 and 16."""
+    dims = [1, 2, 3, 5, 10, 16, 50, 81, 100]
+    chi_mean = [math.sqrt(2) * math.exp(math.lgamma((d + 1) / 2) - math.lgamma(d / 2))
+                for d in dims]
+    radii = [0.1, 0.5, 1.0, 3.0, 9.5]
+    density = [[math.exp((d - 1) * math.log(r) - r * r / 2 - (d / 2 - 1) * math.log(2)
+                         - math.lgamma(d / 2)) for r in radii] for d in dims]
+    replays = []
+    for d, seed in ((10, 5), (16, 6)):
+        tuning = bc.dimension_tuning(d)
+        target = bc.gaussian_target(np.zeros(d), np.eye(d))
+        start = np.random.default_rng(seed + 100).standard_normal(d)
+        rwm = bc.metropolis_chain(target.log_density, start, tuning["rwm_scale"] * np.eye(d), 300,
+                                  np.random.default_rng(seed), record_proposals=True)
+        rng = np.random.default_rng(seed)
+        normals, uniforms = [], []
+        for _ in range(300):
+            normals.append(rng.standard_normal(d))
+            uniforms.append(rng.random())
+        hmc = hmc_replay(target, start, np.ones(d), tuning["step_size"], tuning["n_leapfrog"],
+                         200, seed)
+        replays.append({"d": d, "start": start, "tuning": tuning, "normals": np.ravel(normals),
+                        "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
+                        "rwm_accepted": rwm.accepted, "hmc": hmc})
+    return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
+            "radii": radii, "chi_density": density, "replays": replays}
+
+
 def diagnostics_case(draws):
     return {"draws": np.moveaxis(draws, -1, 0),        # (param, chain, draw) for the engine
             "rhat": bc.split_rhat(draws), "ess": bc.effective_sample_size(draws),
@@ -233,6 +301,8 @@ def golden():
                                         s.mcmc_first_seed),
         "vi": [vi_replay(target, laplace, 50, s.vi_seed, full_rank=False),
                vi_replay(target, laplace, 50, 32, full_rank=True)],
+        "hierarchical": hierarchical_case(),
+        "dimension": dimension_case(),
     }
 
 

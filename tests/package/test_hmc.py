@@ -132,3 +132,15 @@ def test_chains_need_one_generator_each(gaussian):
     with pytest.raises(ValueError, match=r"rngs must hold one generator per start \(2\)"):
         bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[:2], 0.1, 5,
                           10, [RNG(0)])
+
+
+def test_dimension_tuning_follows_chapter_6():
+    assert bc.dimension_tuning(16) == pytest.approx({"rwm_scale": 2.38 / 4, "step_size": 0.7,
+                                                    "n_leapfrog": 2})
+    assert bc.dimension_tuning(1)["n_leapfrog"] == 1
+    for d in (3, 50, 100):
+        tuning = bc.dimension_tuning(d)
+        # d h^4 is the same in every dimension: the energy error's mean stays fixed.
+        assert d * tuning["step_size"] ** 4 == pytest.approx(1.4**4)
+    with pytest.raises(ValueError, match="dim must be an integer >= 1"):
+        bc.dimension_tuning(0)

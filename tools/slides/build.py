@@ -26,19 +26,37 @@ from traitlets.config import Config
 from .. import toc
 from ..toc import CHAPTERS, ROOT
 from . import metadata
+from .figures import use_deck_figures
 from .metadata import has_teaching_notes, is_teaching_notes, slide_type
 
 HERE = Path(__file__).resolve().parent
 MODULES = ROOT / "tools" / "npm" / "node_modules"
+# Sizes on the 960 x 700 canvas, for the back of a hall: body text and code 28 px (4 % of the
+# height), titles and the kicker line in proportion; no text smaller than that (a <small> is
+# set apart by its colour). Figures are drawn for the slides (tools/slides/figures.py) and
+# shown at least at their natural size, where their text is 20 px or more. The reveal.js
+# margin leaves 1 % at the edges, so a 1280 x 720 screen shows the canvas at scale 1.008.
 DECK_CSS = """
-.reveal .kicker { font-size: 0.5em; letter-spacing: 0.08em; text-transform: uppercase;
-                  color: #0072B2; margin: 0 0 0.2em 0; }
-.reveal h1 { font-size: 1.6em; }
-.reveal h2 { font-size: 1.2em; }
-.reveal ul { font-size: 0.8em; }
-.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre { font-size: 16px !important; line-height: 1.25; }
-.reveal .jp-RenderedSVG img { max-height: 430px; width: auto; display: block;
-                              margin: 10px auto 0; }
+.reveal { --jp-content-font-size1: 28px; --jp-code-font-size: 28px; --jp-content-line-height: 1.3;
+          --jp-code-line-height: 1.2; }
+.reveal .jp-RenderedHTMLCommon { font-size: 28px; line-height: 1.3; padding-right: 0; }
+.reveal .jp-RenderedHTMLCommon p { margin: 0 0 0.4em; }
+.reveal .jp-RenderedHTMLCommon ul, .reveal .jp-RenderedHTMLCommon ol { margin: 0.2em 0 0.4em; padding-left: 1.2em; }
+.reveal .jp-RenderedHTMLCommon li { margin: 0 0 0.2em; }
+.reveal .jp-RenderedHTMLCommon li > p { margin: 0; }
+.reveal .kicker { font-size: 28px; line-height: 1.2; letter-spacing: 0.06em; text-transform: uppercase;
+                  font-weight: 600; color: #0072B2; margin: 0 0 4px 0 !important; }
+.reveal .jp-RenderedHTMLCommon h1 { font-size: 64px; line-height: 1.1; margin: 0 0 16px; }
+.reveal .jp-RenderedHTMLCommon h2 { font-size: 44px; line-height: 1.1; margin: 0 0 14px; }
+.reveal .jp-RenderedHTMLCommon h3 { font-size: 34px; line-height: 1.15; margin: 0 0 10px; }
+.reveal .jp-RenderedHTMLCommon table { font-size: 28px; margin: 0.2em 0; }
+.reveal .jp-RenderedHTMLCommon td, .reveal .jp-RenderedHTMLCommon th { padding: 0.1em 0.4em; }
+.reveal small, .reveal sub, .reveal sup { font-size: inherit; }
+.reveal small { color: #5f6368; }
+.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre, .reveal .jp-RenderedText pre {
+  font-size: 28px !important; line-height: 1.2; }
+.reveal .jp-Cell { padding: 0; }
+.reveal .jp-RenderedSVG img { max-width: 100%; height: auto; display: block; margin: 6px auto 0; }
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
 """
@@ -244,6 +262,7 @@ def build(out):
     for name in CHAPTERS:
         chapter = nbformat.read(toc.notebook(name), as_version=4)
         title = chapter_title(chapter)
+        chapter = use_deck_figures(chapter, name)
         body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
         body, titled = re.subn(r"<title>.*?</title>",
                                f"<title>{html.escape(deck_title(name, title))}</title>", body,

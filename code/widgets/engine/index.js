@@ -10,3 +10,7 @@ export * from './importance.js';
 export * from './metropolis.js';
 export * from './diagnostics.js';
 export * from './vi.js';
+export * from './portable.js';
+export * from './hierarchical.js';
+export * from './hmc.js';
+export * from './dimension.js';

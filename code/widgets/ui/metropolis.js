@@ -4,7 +4,7 @@
 // Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000 of 12,000) and
 // are refreshed at least four times a second while the chains run, one parameter per frame.
 import { MetropolisChain, StagedDiagnostics, chol2, scale2, seededSource, summarize } from '../engine/index.js';
-import { Widget, clampPoint } from './base.js';
+import { Widget, clampPoint, widgetKey } from './base.js';
 import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
 import { TARGET_OPTIONS, paintTarget, targets } from './targets.js';
@@ -194,6 +194,7 @@ export class Metropolis extends Widget {
       down = null;
     });
     p.canvas.addEventListener('keydown', (event) => {
+      if (!widgetKey(event)) return;
       const t = this.targets[this.target];
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
       if (moves[event.key]) {

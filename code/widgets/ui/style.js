@@ -69,6 +69,13 @@ const CSS = `
 .reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 1px 4px; }
 .reveal .bcw .bcw-readout td { font-size: 1em; }
 .reveal .bcw-status { font-size: 12px; }
+.bcw-keys { display: none; }
+.reveal .bcw-keys { display: block; margin: 0 0 4px; padding: 0 6px; border-radius: 4px; font-size: 20px;
+  line-height: 1.3; height: 1.3em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;
+  color: var(--bcw-muted); background: var(--bcw-panel); }
+.reveal .bcw.bcw-engaged { outline: 4px solid var(--bcw-focus); outline-offset: 2px; }
+.reveal .bcw.bcw-engaged .bcw-keys { color: #fff; background: var(--bcw-accent); }
+.reveal .bcw:focus-visible { outline: 3px solid var(--bcw-focus); outline-offset: 2px; }
 `;
 
 export function injectStyle() {

@@ -1,0 +1,90 @@
+// What each extra dimension costs: random-walk Metropolis and HMC on the standard Gaussian
+// N(0, I_d), tuned by chapter 6's rules, and the exact distribution of the draws' distance from
+// the mode, chi with d degrees of freedom (the typical set).
+
+/** N(0, I_d): log density (up to a constant) and gradient. */
+export function standardGaussianTarget(d) {
+  if (!(Number.isInteger(d) && d >= 1)) throw new Error(`d must be an integer >= 1; got ${d}`);
+  return {
+    dim: d,
+    logDensity(x) {
+      let total = 0;
+      for (let i = 0; i < d; i += 1) total += x[i] * x[i];
+      return -0.5 * total;
+    },
+    grad(x) {
+      return Float64Array.from(x, (v) => -v);
+    },
+  };
+}
+
+/** Chapter 6's tuning: random-walk scale 2.38 / sqrt(d); HMC step h = T d^(-1/4) with
+ * L = d^(1/4) leapfrog steps (rounded, at least 1), so that d h^4 stays fixed. */
+export function dimensionTuning(d, { rwmScale = 2.38, pathLength = 1.4 } = {}) {
+  const nLeapfrog = Math.max(1, Math.round(d ** 0.25));
+  return { rwmScale: rwmScale / Math.sqrt(d), stepSize: pathLength * d ** -0.25, nLeapfrog };
+}
+
+/** A d-dimensional random-walk Metropolis chain with proposal x + scale z: d normals, then one
+ * uniform per step (the package's order with proposal_chol = scale I). */
+export class RandomWalkChain {
+  constructor(target, start, scale, rng) {
+    this.target = target;
+    this.scale = scale;
+    this.rng = rng;
+    this.current = Float64Array.from(start);
+    this.currentLogDensity = target.logDensity(this.current);
+    this.draws = [];
+    this.accepts = 0;
+  }
+
+  step() {
+    const d = this.current.length;
+    const proposal = new Float64Array(d);
+    for (let i = 0; i < d; i += 1) proposal[i] = this.current[i] + this.scale * this.rng.normal();
+    const logU = Math.log(this.rng.uniform());
+    const proposalLogDensity = this.target.logDensity(proposal);
+    const move = logU < proposalLogDensity - this.currentLogDensity;
+    if (move) {
+      this.current = proposal;
+      this.currentLogDensity = proposalLogDensity;
+      this.accepts += 1;
+    }
+    this.draws.push(Float64Array.from(this.current));
+    return move;
+  }
+
+  acceptRate() {
+    return this.draws.length ? this.accepts / this.draws.length : NaN;
+  }
+}
+
+/** Euclidean distance of a point from the origin (the mode). */
+export function distanceFromMode(x) {
+  let total = 0;
+  for (let i = 0; i < x.length; i += 1) total += x[i] * x[i];
+  return Math.sqrt(total);
+}
+
+/** log Gamma(k / 2) for an integer k >= 1, exactly from the factorial and half-integer
+ * formulas: Gamma(n) = (n - 1)!, Gamma(n + 1/2) = sqrt(pi) (2n)! / (4^n n!). */
+export function logGammaHalf(k) {
+  if (!(Number.isInteger(k) && k >= 1)) throw new Error(`k must be an integer >= 1; got ${k}`);
+  let total = k % 2 === 0 ? 0 : 0.5 * Math.log(Math.PI);
+  // Gamma(k/2) = prod over the factors (k/2 - 1)(k/2 - 2)... down to 1 or to 1/2.
+  for (let x = k / 2 - 1; x > 0; x -= 1) total += Math.log(x);
+  return total;
+}
+
+/** Mean and variance of the chi distribution with d degrees of freedom: the distance of a
+ * N(0, I_d) draw from the origin. E[r] = sqrt(2) Gamma((d+1)/2) / Gamma(d/2), E[r^2] = d. */
+export function chiMoments(d) {
+  const mean = Math.SQRT2 * Math.exp(logGammaHalf(d + 1) - logGammaHalf(d));
+  return { mean, variance: d - mean * mean };
+}
+
+/** The chi_d density at r >= 0: r^(d-1) exp(-r^2/2) / (2^(d/2-1) Gamma(d/2)). */
+export function chiDensity(r, d) {
+  if (r <= 0) return d === 1 ? Math.sqrt(2 / Math.PI) * (r === 0 ? 1 : 0) : 0;
+  return Math.exp((d - 1) * Math.log(r) - 0.5 * r * r - (d / 2 - 1) * Math.LN2 - logGammaHalf(d));
+}
