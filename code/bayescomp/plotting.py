@@ -25,6 +25,8 @@ DECK_ENV = "BAYESCOMP_FIGURES"
 #: of the 960 x 700 canvas (96 px per 72 pt), below a title and a few lines. Deck figures are
 #: resized into it when shown.
 DECK_BOX = (9.0, 4.6)
+#: The least height of a deck figure (inches): a wide, short figure grows to it.
+DECK_MIN_HEIGHT = 3.8
 #: The decks' style: 19 pt text, so that "small" (legends, notes in plots: 15.8 pt) is 21 px
 #: and tick labels 25 px at the natural size; heavier lines and markers to match.
 DECK_STYLE = {
@@ -85,14 +87,28 @@ def setup_figures():
 
 
 def deck_svg(fig):
-    """A figure as an SVG for a slide: resized to fill :data:`DECK_BOX` (text keeps its size in
-    points, so on the slide it is as large as the style says) and laid out again."""
+    """A figure as an SVG for a slide, drawn to fill :data:`DECK_BOX` at its natural size.
+
+    Text keeps its size in points (on the slide it is as large as the style says), so the
+    figure itself is resized: scaled into the box, at least :data:`DECK_MIN_HEIGHT` tall
+    (text takes the same height in a short figure, and would leave its plots no room), and
+    widened, up to the box, by what a legend or labels beside the plots take from them.
+    """
     width, height = fig.get_size_inches()
     grow = min(DECK_BOX[0] / width, DECK_BOX[1] / height)
-    fig.set_size_inches(width * grow, height * grow)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
-        fig.tight_layout()
+    plots = [ax for ax in fig.axes if ax.get_visible()]
+    wanted = min((ax.get_position().width * width * grow for ax in plots), default=0.0)
+    width, height = width * grow, max(height * grow, DECK_MIN_HEIGHT)
+    for _ in range(4):
+        fig.set_size_inches(width, height)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
+            fig.tight_layout()
+        shown = min((ax.get_position().width * width for ax in plots), default=wanted)
+        if shown >= 0.95 * wanted or width >= DECK_BOX[0]:
+            break
+        columns = len({round(ax.get_position().x0, 2) for ax in plots})
+        width = min(DECK_BOX[0], width + (wanted - shown) * columns)
     out = io.StringIO()
     fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
     return out.getvalue()
@@ -212,8 +228,9 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
     expected = values.shape[1] / n_bins
     for chain, chain_ranks in enumerate(ranks):
         counts, _ = np.histogram(chain_ranks, bins=edges)
-        # stairs draws every bin, the last one included, from its left edge to its right edge.
-        ax.stairs(counts, edges, linewidth=1.0, label=f"chain {chain + 1}")
+        # stairs draws every bin, the last one included, from its left edge to its right edge;
+        # with no baseline, no vertical stroke down to zero at either end.
+        ax.stairs(counts, edges, baseline=None, linewidth=1.0, label=f"chain {chain + 1}")
     ax.axhline(expected, color=METHOD_COLORS["grid"], linewidth=0.8, linestyle=":",
                label="uniform")
     ax.set_xlabel(f"rank of {label}" if label else "rank among all draws")

@@ -41,6 +41,10 @@ from .offline import OfflinePage
 DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
 SHOTS = ROOT / "_build" / "screenshots" / "slides"
 PROJECTOR = {"width": 1920, "height": 1080}
+HALL = {"width": 1280, "height": 720}   # a projector's resolution, where the sizes are checked
+# The smallest text a back row can read, in px of the 960 x 700 canvas (issue 20): body text,
+# code and formulas; and the text of figures (ticks, labels, legends), live ones included.
+TEXT_MIN, FIGURE_TEXT_MIN = 28.0, 20.0
 
 # A typeset formula, MathJax 3 or 2: its drawing is its <svg>, anything else in it is a copy
 # (for screen readers) that must never paint. Hiding classes go on <html>.
@@ -181,7 +185,66 @@ window.deckProbe = (() => {
     return {x: r.left, y: r.top, width: r.width, height: r.height};
   };
   const hasFormula = () => [...Reveal.getCurrentSlide().querySelectorAll(FORMULA)].some(shown);
-  return {report, canvas, hasFormula};
+
+  // Text sizes on the current slide, in px of the 960 x 700 canvas (computed styles are in
+  // canvas px whatever reveal.js's scale): every text node and formula outside the figures,
+  // every text of every figure as drawn at the size it is shown (a matplotlib SVG draws each
+  // text as glyph outlines in a group scaled by fontsize / 100, in pt of its viewBox), and
+  // the live figures' own text and the text they paint on their canvases.
+  function sizes() {
+    const slide = Reveal.getCurrentSlide();
+    const scale = Reveal.getScale();
+    const text = [], figures = [], widgets = [];
+    const seen = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if (![...range.getClientRects()].some(r => r.width > 0 && r.height > 0)) continue;
+      const style = getComputedStyle(parent);
+      if (style.visibility === 'hidden' || parseFloat(style.opacity) === 0) continue;
+      (parent.closest('.bcw') ? widgets : text).push(
+        {px: parseFloat(style.fontSize), text: node.textContent.trim().slice(0, 40)});
+    }
+    for (const box of [...slide.querySelectorAll(FORMULA)].filter(shown)) {
+      if (box.parentElement.closest(FORMULA) || !seen(box)) continue;
+      text.push({px: parseFloat(getComputedStyle(box).fontSize), text: 'a formula'});
+    }
+    for (const img of [...slide.querySelectorAll('.jp-RenderedSVG img')].filter(shown)) {
+      const svg = new DOMParser().parseFromString(
+        atob(img.src.split(',')[1]), 'image/svg+xml').documentElement;
+      const view = (svg.getAttribute('viewBox') || '').split(/[\s,]+/).map(Number);
+      const perUnit = img.getBoundingClientRect().width / scale / view[2];
+      const drawn = [];
+      for (const group of svg.querySelectorAll('g[id^="text_"]')) {
+        const glyphs = group.querySelector('g[transform*="scale("]');
+        const found = glyphs && /scale\(\s*([-\d.e]+)/.exec(glyphs.getAttribute('transform'));
+        const label = [...group.childNodes].find(n => n.nodeType === 8);
+        if (found) drawn.push({px: 100 * Math.abs(parseFloat(found[1])) * perUnit,
+                               text: label ? label.textContent.trim().slice(0, 40) : group.id});
+      }
+      for (const t of svg.querySelectorAll('text')) {   // svg.fonttype 'none'
+        drawn.push({px: parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * perUnit,
+                    text: t.textContent.trim().slice(0, 40)});
+      }
+      figures.push({alt: img.alt.slice(0, 40), texts: drawn.length,
+                    smallest: drawn.sort((a, b) => a.px - b.px)[0] || null});
+    }
+    for (const el of slide.querySelectorAll('[data-widget]')) {
+      const w = el.bcWidget && el.bcWidget.widget;
+      for (const plot of (w ? w.plots : [])) {
+        const shownWidth = plot.canvas.getBoundingClientRect().width / scale;
+        if (shownWidth > 0) widgets.push({px: plot.fontPx * shownWidth / plot.width,
+                                          text: `text painted on ${el.dataset.widget}'s canvas`});
+      }
+    }
+    const least = list => list.sort((a, b) => a.px - b.px)[0] || null;
+    return {text: least(text), texts: text.length, figures, widget: least(widgets),
+            widgetTexts: widgets.length, scale};
+  }
+  return {report, canvas, hasFormula, sizes};
 })();
 """ % FORMULA
 
@@ -307,6 +370,54 @@ def inspect_slides(deck, name, shots=None):
     return slides
 
 
+def measure_sizes(deck, name, shots=None):
+    """Every slide at a projector's 1280 x 720, reached with the presenter's keys: the text
+    sizes deckProbe.sizes() finds on it (a screenshot of each goes to ``shots``)."""
+    deck.page.set_viewport_size(HALL)
+    deck.load()
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+    found = []
+    for index in range(deck.page.evaluate("Reveal.getTotalSlides()")):
+        deck.show(index)
+        if deck.page.query_selector(".reveal .slides section.present [data-widget]"):
+            deck.page.wait_for_function("""() => [...Reveal.getCurrentSlide()
+                .querySelectorAll('[data-widget]')].every(el => el.bcWidget)""", timeout=30_000)
+            deck.page.wait_for_timeout(200)
+        found.append({**deck.page.evaluate("deckProbe.sizes()"), "index": index,
+                      "title": deck.page.evaluate("deckProbe.report()")["title"]})
+        if shots is not None:
+            deck.page.screenshot(path=str(shots / f"{name}-{index:02d}.png"))
+    deck.page.set_viewport_size(PROJECTOR)
+    return found
+
+
+def too_small(sizes):
+    """(slide, title, what, px, text) of everything below the back-row sizes."""
+    bad = []
+    for s in sizes:
+        if s["text"] and s["text"]["px"] < TEXT_MIN - 0.01:
+            bad.append((s["index"], s["title"], "text", round(s["text"]["px"], 1), s["text"]["text"]))
+        for f in s["figures"]:
+            if not f["texts"]:
+                bad.append((s["index"], s["title"], "figure with no text found", 0, f["alt"]))
+            elif f["smallest"]["px"] < FIGURE_TEXT_MIN - 0.01:
+                bad.append((s["index"], s["title"], "figure", round(f["smallest"]["px"], 1),
+                            f["smallest"]["text"]))
+        if s["widget"] and s["widget"]["px"] < FIGURE_TEXT_MIN - 0.01:
+            bad.append((s["index"], s["title"], "live figure", round(s["widget"]["px"], 1),
+                        s["widget"]["text"]))
+    return bad
+
+
+def smallest_sizes(sizes):
+    """The smallest text, figure text and live-figure text of a deck (canvas px)."""
+    least = lambda values: round(min(values), 1) if values else None
+    return {"text": least([s["text"]["px"] for s in sizes if s["text"]]),
+            "figure": least([f["smallest"]["px"] for s in sizes for f in s["figures"] if f["texts"]]),
+            "live figure": least([s["widget"]["px"] for s in sizes if s["widget"]])}
+
+
 def doubled(slides):
     """Slides on which some formula can be seen twice, with the evidence."""
     found = []
@@ -343,7 +454,8 @@ def deck(request, browser, decks_url):
         slides = inspect_slides(view, name, SHOTS)
         figures = view.page.evaluate("""() => [...document.querySelectorAll('.jp-RenderedSVG img')]
             .map(e => ({width: e.naturalWidth, alt: e.alt}))""")
-        yield {"name": name, "total": total, "slides": slides, "figures": figures,
+        sizes = measure_sizes(view, name, SHOTS / "1280x720")
+        yield {"name": name, "total": total, "slides": slides, "figures": figures, "sizes": sizes,
                "external": list(view.view.external), "failed": list(view.view.failed),
                "errors": list(view.view.errors)}
     finally:
@@ -378,6 +490,48 @@ def test_every_slide_shows_its_number(deck):
     wrong = [(s["index"], s["number"]) for s in deck["slides"]
              if s["number"] != f"{s['index'] + 1}/{deck['total']}"]
     assert wrong == [], f"slide numbers missing or wrong in {deck['name']} (slide, shown): {wrong[:4]}"
+
+
+def test_text_is_readable_from_the_back(deck):
+    """At 1280 x 720, every text on every slide is at least 28 px of the canvas (figures' text
+    20 px as shown), measured in the browser: computed sizes of the text nodes, the scale of
+    each figure's text as drawn at its size on the slide, the live figures' canvases."""
+    sizes = deck["sizes"]
+    print(f"{deck['name']}: smallest sizes (canvas px) {smallest_sizes(sizes)}")
+    assert len(sizes) == deck["total"] and all(s["scale"] >= 1 for s in sizes), \
+        "at 1280 x 720 the canvas must be shown at least at its own size"
+    assert sum(s["texts"] for s in sizes) > 2 * deck["total"], "found almost no text to measure"
+    bad = too_small(sizes)
+    assert bad == [], (f"text too small for the back of a hall in {deck['name']} "
+                       f"(slide, title, kind, px, text): {bad[:6]}")
+
+
+def test_size_check_sees_small_text(browser, decks_url):
+    """Negative control: the size check must report body text at 27 px, a figure shown at
+    two thirds of its size, and a live figure's canvas text at 16 px."""
+    deck = Deck(browser, f"{decks_url}/{deck_file('02_importance_sampling')}",
+                ".reveal .jp-RenderedMarkdown li { font-size: 27px !important; }")
+    try:
+        sizes = measure_sizes(deck, "control")
+        index = next(s["index"] for s in sizes if s["figures"])
+        deck.show(index)
+        deck.page.evaluate("""() => { const img = Reveal.getCurrentSlide()
+            .querySelector('.jp-RenderedSVG img'); img.style.height = 'auto';
+            img.style.width = (img.naturalWidth * 2 / 3) + 'px'; }""")
+        shrunk = deck.page.evaluate("deckProbe.sizes()")
+        widget = next(s["index"] for s in sizes if s["widgetTexts"])
+        deck.show(widget)
+        deck.page.evaluate("""() => Reveal.getCurrentSlide().querySelector('[data-widget]')
+            .bcWidget.widget.plots.forEach(p => { p.fontPx = 16; })""")
+        painted = deck.page.evaluate("deckProbe.sizes()")
+    finally:
+        deck.close()
+    kinds = {kind for _, _, kind, _, _ in too_small(sizes)}
+    assert "text" in kinds, "missed 27 px body text"
+    assert [k for *_, k, _, _ in too_small([{**shrunk, "index": index, "title": ""}])
+            if k == "figure"], "missed a figure shown at two thirds of its size"
+    assert [k for *_, k, _, _ in too_small([{**painted, "index": widget, "title": ""}])
+            if k == "live figure"], "missed 16 px text on a live figure's canvas"
 
 
 def test_speaker_notes_are_whole(deck):

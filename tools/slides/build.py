@@ -51,8 +51,7 @@ DECK_CSS = """
 .reveal .jp-RenderedHTMLCommon h3 { font-size: 34px; line-height: 1.15; margin: 0 0 10px; }
 .reveal .jp-RenderedHTMLCommon table { font-size: 28px; margin: 0.2em 0; }
 .reveal .jp-RenderedHTMLCommon td, .reveal .jp-RenderedHTMLCommon th { padding: 0.1em 0.4em; }
-.reveal small, .reveal sub, .reveal sup { font-size: inherit; }
-.reveal small { color: #5f6368; }
+.reveal .slides small { font-size: inherit; line-height: inherit; vertical-align: baseline; color: #5f6368; }
 .reveal .jp-InputArea pre, .reveal .jp-OutputArea pre, .reveal .jp-RenderedText pre {
   font-size: 28px !important; line-height: 1.2; }
 .reveal .jp-Cell { padding: 0; }
