@@ -70,12 +70,14 @@ html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid;
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
-    ("<kbd>→</kbd> <kbd>Space</kbd> / <kbd>←</kbd>", "next / previous slide"),
+    ("<kbd>→</kbd> <kbd>PgDn</kbd> <kbd>Space</kbd> / <kbd>←</kbd> <kbd>PgUp</kbd>",
+     "next / previous slide (a clicker's keys), whatever was clicked last"),
     ("<kbd>Esc</kbd> or <kbd>O</kbd>", "overview of all slides"),
     ("<kbd>S</kbd>", "speaker view: notes, next slide, timer (allow pop-ups)"),
     ("<kbd>F</kbd>", "full screen (<kbd>Esc</kbd> leaves it)"),
     ("<kbd>B</kbd> or <kbd>.</kbd>", "blank the screen, and back"),
     ("<kbd>?</kbd>", "all keys"),
+    ("<kbd>Enter</kbd> / <kbd>Esc</kbd>", "on a live figure (Tab to it): its keys work it / back to the slides"),
 ]
 
 
