@@ -81,10 +81,12 @@ widgets: env-reader npm ## build the live figures' bundle and data script into _
 	$(PYTHON) -m bayescomp.widgets _build/widgets
 	node code/widgets/build.mjs _build/widgets
 
-# Decks, then their PDF handouts (one slide per page), printed offline by Debian's chromium.
-slides: env-build npm widgets ## build the lecture decks and their PDF handouts
+# Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
+# per page), drawn and printed offline by Debian's chromium.
+slides: env-build npm widgets ## build the lecture decks, the live figures' stills and the PDF handouts
 	$(PYTHON) -m tools.slides.build --out $(SLIDES)
 	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.slides.stills $(SLIDES)
 	$(PYTHON) -m tools.slides.handouts $(SLIDES)
 
 book: env-build assets slides widgets ## build the website into _build/html (decks included)

@@ -218,7 +218,45 @@ def _widget(show, start):
         params = traitlets.Dict(start).tag(sync=True)
         readout = traitlets.Dict({}).tag(sync=True)
 
+        def _repr_mimebundle_(self, **kwargs):
+            # JupyterLab shows the widget; a front end that cannot (RISE) shows the HTML.
+            shown = super()._repr_mimebundle_(**kwargs)
+            if shown is None:
+                return None
+            data, metadata = shown if isinstance(shown, tuple) else (shown, {})
+            return {**data, "text/html": still_html(name)}, metadata
+
     return BayesCompWidget()
+
+
+def still_html(name, here=None):
+    """What a front end that cannot run a Jupyter widget shows in its place: the figure's still
+    image, linked to the live figure on its slide in the lecture deck.
+
+    JupyterLab's RISE slides cannot load Jupyter widgets, so this is what a live figure's slide
+    shows there. The still, and ``links.json`` (the deck and slide of each widget), are made
+    by ``make slides`` (``tools/slides/stills.py``) beside the bundle; the paths are relative
+    to ``here``, the notebook's folder (the kernel's working folder by default). Before
+    ``make slides`` the HTML says how to get them.
+    """
+    stills = bundle_path().parent / "stills"
+    links = stills / "links.json"
+    title = name.replace("-", " ")
+    if not links.exists() or name not in json.loads(links.read_text(encoding="utf-8")):
+        return (f"<p><b>Live figure: {title}.</b> This view cannot run Jupyter widgets "
+                "(RISE cannot); JupyterLab's notebook view can. For a lecture, <code>make "
+                "slides</code> builds the decks, where the figure is live on its slide, and a "
+                "still image of it for this place.</p>")
+    link = json.loads(links.read_text(encoding="utf-8"))[name]
+    relative = lambda path: Path(os.path.relpath(path, here or Path.cwd())).as_posix()
+    still = relative(stills / link["still"])
+    deck = f"{relative(stills.parents[1] / 'slides_out' / 'slides' / link['deck'])}#/{link['slide']}"
+    return (f'<figure style="margin: 0"><a href="{deck}" target="_blank">'
+            f'<img src="{still}" alt="A still image of the live figure: {title}" '
+            'style="max-width: 100%"></a>'
+            f'<figcaption>A still image: this view cannot run Jupyter widgets (RISE cannot). '
+            f'<a href="{deck}" target="_blank">Open the figure live on its slide of the '
+            "deck</a>, or run this cell in JupyterLab's notebook view.</figcaption></figure>")
 
 
 def _name(show):

@@ -70,6 +70,19 @@ window.deckProbe = (() => {
     return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text.slice(0, 60)}"`;
   };
 
+  // The slide's text outside the notes and the formulas: each text node, its element and the
+  // boxes its lines take on the screen.
+  function* slideText(slide) {
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      yield {node, parent, rects: [...range.getClientRects()]};
+    }
+  }
+
   // Every formula on the slide with its TeX source and its MathML text, from MathJax itself.
   function formulas(slide) {
     if (window.MathJax && MathJax.startup && MathJax.startup.document) {
@@ -144,14 +157,9 @@ window.deckProbe = (() => {
     };
     const seenWhole = (r, c) => r.left >= c.l - 1 && r.right <= c.r + 1 && r.top >= c.t - 1 && r.bottom <= c.b + 1;
     const cut = [];
-    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
+    for (const {parent, rects} of slideText(slide)) {
       const clip = clipOf(parent);
-      if ([...range.getClientRects()].some(r => r.width > 0 && !seenWhole(r, clip))) {
+      if (rects.some(r => r.width > 0 && !seenWhole(r, clip))) {
         cut.push(describe(parent.closest('pre, p, li, h1, h2, h3, div') || parent));
       }
     }
@@ -159,7 +167,7 @@ window.deckProbe = (() => {
       const r = el.getBoundingClientRect();
       if (r.width > 0 && !seenWhole(r, clipOf(el.parentElement))) cut.push(describe(el));
     }
-    const images = inSlide.filter(el => el.tagName === 'IMG').map(img => ({
+    const images = inSlide.filter(el => el.tagName === 'IMG' && !el.matches('.bcw-still')).map(img => ({
       alt: img.alt, natural: img.naturalWidth,
       share: img.getBoundingClientRect().width / canvas.width}));
     // The speaker notes: one block per slide (the speaker view shows only the first), and
@@ -196,13 +204,8 @@ window.deckProbe = (() => {
     const scale = Reveal.getScale();
     const text = [], figures = [], widgets = [];
     const seen = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      if (![...range.getClientRects()].some(r => r.width > 0 && r.height > 0)) continue;
+    for (const {node, parent, rects} of slideText(slide)) {
+      if (!rects.some(r => r.width > 0 && r.height > 0)) continue;
       const style = getComputedStyle(parent);
       if (style.visibility === 'hidden' || parseFloat(style.opacity) === 0) continue;
       (parent.closest('.bcw') ? widgets : text).push(
@@ -721,6 +724,33 @@ def test_handout_pages_carry_their_numbers(browser, decks_url):
         view.close()
     total = len(slide_cells(name))
     assert numbers == [f"{k}/{total}" for k in range(1, total + 1)]
+
+
+def test_handouts_show_a_still_of_each_live_figure(browser, decks_url):
+    """On paper a live figure is its still image (the book's run drawn once by chromium): in
+    the print layout the handouts are made from, each live-figure slide shows the still, loaded,
+    and not the live figure (whose animation paper cannot show); on screen, the reverse."""
+    found = []
+    for name in CHAPTERS:
+        deck = (DECKS / deck_file(name)).read_text(encoding="utf-8")
+        if "data-widget=" not in deck:
+            continue
+        for mode in ("?print-pdf", ""):
+            view = OfflinePage(browser, decks_url)
+            try:
+                view.page.goto(f"{decks_url}/{deck_file(name)}{mode}", wait_until="load")
+                view.page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+                view.page.wait_for_timeout(500)
+                shown = view.page.evaluate("""() => [...document.querySelectorAll('[data-widget]')]
+                    .map(el => { const still = el.parentNode.querySelector('.bcw-still');
+                      return {still: !!still && still.naturalWidth > 0 && getComputedStyle(still).display !== 'none',
+                              live: getComputedStyle(el).display !== 'none'}; })""")
+            finally:
+                view.close()
+            found += [(name, mode or "screen", s["still"], s["live"]) for s in shown]
+    assert len(found) >= 8, f"live figures found in the decks: {found}"
+    wrong = [f for f in found if (f[1] == "screen") != (f[3] and not f[2])]
+    assert wrong == [], f"(deck, mode, still shown, live figure shown): {wrong}"
 
 
 def test_index_lists_decks_handouts_and_keys():

@@ -695,18 +695,8 @@ def test_clicker_moves_the_deck_past_every_live_figure(deck, name, serve, offlin
     move the deck, blank it, and change nothing in the figure; Enter hands the keys to the
     figure and says so, Esc gives them back; leaving the slide pauses the animation and coming
     back resumes nothing."""
-    if deck == "none":
-        pytest.fail("no built decks with live figures: run `make slides`")
-    base = serve(DECKS)
-    view = offline_page(base)
+    view, index, root = open_live_slide(serve, offline_page, deck, name)
     page = view.page
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{base}/{deck}", wait_until="load")
-    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
-    index = page.evaluate(f"""Reveal.getIndices(document.querySelector('[data-widget="{name}"]')
-                              .closest('section')).h""")
-    page.evaluate(f"Reveal.slide({index})")
-    root = open_widget_on_slide(page, name)
     stuck = []
     controls = [c for c in CONTROLS[name] if c not in ("reset", "clear")] + ["widget"]
     for turn, control in enumerate(controls):
@@ -765,6 +755,49 @@ def test_clicker_moves_the_deck_past_every_live_figure(deck, name, serve, offlin
         page.wait_for_timeout(600)
         assert deck_slide(page) == index and readout(page, name) == left, "resumed by itself"
     assert view.errors == [] and view.external == [], (view.errors, view.external)
+
+
+@pytest.mark.parametrize("deck,name", widget_slides() or [("none", "none")])
+def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_page):
+    """reveal.js centres a slide vertically: a widget that grew when its first statistics
+    appeared would move the slide's title. Run it (the book's run, or a new seed) and nothing
+    on the slide may move by half a pixel."""
+    view, _, _ = open_live_slide(serve, offline_page, deck, name)
+    page = view.page
+    page.wait_for_timeout(300)
+    where = """() => { const slide = Reveal.getCurrentSlide();
+        const box = el => { const r = el.getBoundingClientRect(); return [r.top, r.height]; };
+        return {title: box(slide.querySelector('h1, h2')),
+                widget: box(slide.querySelector('[data-widget]'))}; }"""
+    before = page.evaluate(where)
+    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi") else "run(1)")
+    page.wait_for_timeout(600)
+    after = page.evaluate(where)
+    moved = lambda a, b: {k: (a[k], b[k]) for k in a
+                          if any(abs(x - y) > 0.5 for x, y in zip(a[k], b[k]))}
+    assert moved(before, after) == {}, \
+        f"{deck}: the slide moved when {name}'s statistics appeared: {moved(before, after)}"
+    # Negative control: a status that takes a second line is seen.
+    page.evaluate(f"""document.querySelector('[data-widget="{name}"] .bcw-status').style.height = 'auto'""")
+    hook(page, name, "widget.say('a status long enough to need two lines ' .repeat(6))")
+    page.evaluate("Reveal.layout()")
+    assert moved(after, page.evaluate(where)) != {}, "the check missed a widget growing"
+
+
+def open_live_slide(serve, offline_page, deck, name):
+    """A built deck at 1280 x 720, opened at the slide of live figure ``name`` (its address
+    names it: deck.html#/live-NAME), the widget drawn: (view, slide index, widget locator)."""
+    if deck == "none":
+        pytest.fail("no built decks with live figures: run `make slides`")
+    base = serve(DECKS)
+    view = offline_page(base)
+    view.page.set_viewport_size({"width": 1280, "height": 720})
+    view.page.goto(f"{base}/{deck}#/live-{name}", wait_until="load")
+    view.page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+    index = view.page.evaluate(f"""Reveal.getIndices(document.querySelector('[data-widget="{name}"]')
+                                   .closest('section')).h""")
+    assert deck_slide(view.page) == index, f"{deck}#/live-{name} did not open the live figure's slide"
+    return view, index, open_widget_on_slide(view.page, name)
 
 
 def open_widget_on_slide(page, name):

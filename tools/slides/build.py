@@ -56,17 +56,28 @@ DECK_CSS = """
   font-size: 28px !important; line-height: 1.2; }
 .reveal .jp-Cell { padding: 0; }
 .reveal .jp-RenderedSVG img { max-width: 100%; height: auto; display: block; margin: 6px auto 0; }
+/* On paper (the handouts, ?print-pdf, or a browser's print) a live figure is its still image
+   (tools/slides/stills.py), drawn in the state a lecture shows. */
+.reveal .bcw-still { display: none; max-width: 100%; height: auto; margin: 0 auto; }
+html.print-pdf .reveal .bcw-still { display: block; }
+html.print-pdf .reveal [data-widget] { display: none !important; }
+@media print {
+  .reveal .bcw-still { display: block; }
+  .reveal [data-widget] { display: none !important; }
+}
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
-    ("<kbd>→</kbd> <kbd>Space</kbd> / <kbd>←</kbd>", "next / previous slide"),
+    ("<kbd>→</kbd> <kbd>PgDn</kbd> <kbd>Space</kbd> / <kbd>←</kbd> <kbd>PgUp</kbd>",
+     "next / previous slide (a clicker's keys), whatever was clicked last"),
     ("<kbd>Esc</kbd> or <kbd>O</kbd>", "overview of all slides"),
     ("<kbd>S</kbd>", "speaker view: notes, next slide, timer (allow pop-ups)"),
     ("<kbd>F</kbd>", "full screen (<kbd>Esc</kbd> leaves it)"),
     ("<kbd>B</kbd> or <kbd>.</kbd>", "blank the screen, and back"),
     ("<kbd>?</kbd>", "all keys"),
+    ("<kbd>Enter</kbd> / <kbd>Esc</kbd>", "on a live figure (Tab to it): its keys work it / back to the slides"),
 ]
 
 
@@ -191,6 +202,15 @@ def plain_notes(notebook):
     return notebook
 
 
+def without_widget_cells(notebook):
+    """The static decks show each live figure itself: the Jupyter-only cell that displays it
+    in JupyterLab and RISE (:func:`tools.slides.metadata.is_widget_cell`) stays off them."""
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and metadata.is_widget_cell(cell):
+            cell.metadata.setdefault("slideshow", {})["slide_type"] = "skip"
+    return notebook
+
+
 def speaker_notes(notebook):
     """Choose the cells the speaker view shows, and attach them to their slides.
 
@@ -261,7 +281,7 @@ def build(out):
     for name in CHAPTERS:
         chapter = nbformat.read(toc.notebook(name), as_version=4)
         title = chapter_title(chapter)
-        chapter = use_deck_figures(chapter, name)
+        chapter = without_widget_cells(use_deck_figures(chapter, name))
         body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
         body, titled = re.subn(r"<title>.*?</title>",
                                f"<title>{html.escape(deck_title(name, title))}</title>", body,

@@ -13,11 +13,18 @@ Two kinds of cell carry metadata that the decks, RISE and JupyterLab rely on:
   ``"jupyter": {"source_hidden": true}`` (collapsed input; the website ignores it and shows
   the code). A skipped cell is on no slide and keeps its code open.
 
+- **Live-figure cells**: the Jupyter-only cell ``bc.widgets.<name>()`` (tags ``nbval-skip``,
+  ``skip-execution``, ``remove-cell``) under a live figure's placeholder. It is part of that
+  figure's slide (slide type ``-``), with its code collapsed: RISE shows its output there
+  (RISE cannot run a Jupyter widget; the output offers a still image of the figure and a link
+  to its live slide in the deck). The static decks drop the cell: they show the figure itself.
+
 ``python -m tools.slides.metadata`` adds whatever metadata is missing to every chapter (or to
 the notebooks named); ``--check`` only reports it and exits 1. The deck build runs the check
 and stops with this command in its message, so a new chapter or cell gets the metadata.
 """
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -41,6 +48,16 @@ def is_teaching_notes(cell):
     return NOTES_TAG in tags(cell)
 
 
+# A live-figure cell: it only shows a widget, and nbval does not run it (tests/skips.py).
+WIDGET_CELL = re.compile(r"^bc\.widgets\.\w+\(", re.MULTILINE)
+
+
+def is_widget_cell(cell):
+    """A chapter cell that only displays a live widget, and is marked to be skipped by nbval."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    return "nbval-skip" in tags and bool(WIDGET_CELL.search(cell.get("source", "")))
+
+
 def is_figure_cell(cell):
     """A code cell shown on a slide by its output only."""
     return cell.cell_type == "code" and FIGURE_TAG in tags(cell) and slide_type(cell) != "skip"
@@ -62,7 +79,10 @@ def missing(cell):
         if "remove-cell" not in tags(cell):
             found.append(("tag remove-cell", lambda c: c.metadata.setdefault(
                 "tags", []).append("remove-cell")))
-    if (is_teaching_notes(cell) or is_figure_cell(cell)) and not hidden:
+    if cell.cell_type == "code" and is_widget_cell(cell) and slide_type(cell) != "-":
+        found.append(("slide type - (on its live figure's slide)", lambda c: c.metadata.setdefault(
+            "slideshow", {}).__setitem__("slide_type", "-")))
+    if (is_teaching_notes(cell) or is_figure_cell(cell) or is_widget_cell(cell)) and not hidden:
         found.append(("jupyter.source_hidden", lambda c: c.metadata.setdefault(
             "jupyter", {}).__setitem__("source_hidden", True)))
     return found

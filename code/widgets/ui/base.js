@@ -419,6 +419,14 @@ export class Widget {
 
   run() {}
 
+  /**
+   * The state a still image of the widget shows (a handout, RISE): the book's run where the
+   * widget animates one (stillSteps, set by the subclass), else the state it opens in.
+   */
+  still() {
+    if (this.stillSteps) this.run(this.stillSteps);
+  }
+
   readout() {
     return {};
   }

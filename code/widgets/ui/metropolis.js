@@ -31,6 +31,7 @@ export class Metropolis extends Widget {
     this.targets = targets(data);
     this.warmupFraction = lecture.mcmc_warmup / lecture.mcmc_steps;
     this.runLength = lecture.mcmc_steps;
+    this.stillSteps = lecture.mcmc_steps;
     this.target = 'book';
     this.scale = lecture.mcmc_scale;
     this.speed = w.mcmc_speed;
@@ -427,6 +428,7 @@ export class Metropolis extends Widget {
     if (!params.preset) c.preset.set('');
     const wasPlaying = this.playing;
     this.runLength = lecture.mcmc_steps;
+    this.stillSteps = lecture.mcmc_steps;
     this.reset();
     if (wasPlaying && next.playing !== false) this.play();
     if (next.playing === true) this.play();
