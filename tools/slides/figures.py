@@ -35,16 +35,23 @@ def figure_cells(notebook):
             and any(SVG in output.get("data", {}) for output in cell.outputs)]
 
 
+def files_hash(paths, *texts):
+    """A short key for the content of some files (names included) and some strings: a cache
+    entry made from them is current while the key is the same."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode())
+    for path in paths:
+        digest.update(Path(path).resolve().relative_to(ROOT).as_posix().encode())
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:20]
+
+
 def content_hash(notebook):
     """What the deck figures of a chapter depend on: its code, the package, this builder."""
-    digest = hashlib.sha256()
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            digest.update(json.dumps([cell.source, cell.metadata.get("tags", [])]).encode())
-    for path in sorted(PACKAGE.rglob("*.py")) + [Path(__file__)]:
-        digest.update(path.relative_to(ROOT).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:20]
+    code = [json.dumps([cell.source, cell.metadata.get("tags", [])])
+            for cell in notebook.cells if cell.cell_type == "code"]
+    return files_hash(sorted(PACKAGE.rglob("*.py")) + [Path(__file__)], *code)
 
 
 def run_for_decks(notebook, name):

@@ -31,6 +31,7 @@ from PIL import Image, ImageChops
 from .. import toc
 from ..toc import CHAPTERS, ROOT
 from .build import deck_file
+from .figures import files_hash
 from .handouts import CHROMIUM, FLAGS
 
 WIDGETS = ROOT / "_build" / "widgets"
@@ -102,18 +103,30 @@ def shoot(name, folder, profile):
 
 
 def make_stills(decks):
-    if not Path(CHROMIUM).exists():
-        sys.exit(f"{CHROMIUM} is missing: run `bash tools/scripts/install_chromium.sh` first")
-    STILLS.mkdir(parents=True, exist_ok=True)
-    (decks / "vendor" / "stills").mkdir(parents=True, exist_ok=True)
-    links = {}
-    with tempfile.TemporaryDirectory(prefix="stills-chromium-") as profile:
-        for name, (deck, slide) in live_slides().items():
-            png = shoot(name, WIDGETS, profile)
-            shutil.copy(png, decks / "vendor" / "stills" / png.name)
-            links[name] = {"deck": deck, "slide": slide, "still": png.name}
-            print(f"{png.relative_to(ROOT)}: {Image.open(png).size}")
+    """Draw the stills (unless those drawn from the same bundle, data and page are there) and
+    copy them next to the decks."""
+    slides = live_slides()
+    key = files_hash([WIDGETS / "bayescomp-widgets.js", WIDGETS / "bayescomp-widgets-data.js",
+                      Path(__file__)], json.dumps(slides, sort_keys=True))
+    links = {name: {"deck": deck, "slide": slide, "still": f"{name}.png"}
+             for name, (deck, slide) in slides.items()}
+    stamp = STILLS / "drawn-from.txt"
+    current = stamp.exists() and stamp.read_text() == key and all(
+        (STILLS / link["still"]).exists() for link in links.values())
+    if not current:
+        if not Path(CHROMIUM).exists():
+            sys.exit(f"{CHROMIUM} is missing: run `bash tools/scripts/install_chromium.sh` first")
+        STILLS.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="stills-chromium-") as profile:
+            for name in links:
+                png = shoot(name, WIDGETS, profile)
+                print(f"{png.relative_to(ROOT)}: {Image.open(png).size}")
+        stamp.write_text(key)
     (STILLS / "links.json").write_text(json.dumps(links, indent=1), encoding="utf-8")
+    (decks / "vendor" / "stills").mkdir(parents=True, exist_ok=True)
+    for link in links.values():
+        shutil.copy(STILLS / link["still"], decks / "vendor" / "stills" / link["still"])
+    print(f"stills: {len(links)} live figures{'' if not current else ' (unchanged, not redrawn)'}")
 
 
 if __name__ == "__main__":

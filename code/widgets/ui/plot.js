@@ -63,7 +63,10 @@ export class Plot {
 
   /** Match the canvas to its box and the device's pixel ratio; true when the size changed. */
   resize() {
-    const width = Math.max(120, Math.floor(this.box.clientWidth || 300));
+    // The box's width in CSS px, unrounded (clientWidth rounds, up as well), so the canvas
+    // never gets squeezed below the size its text is set at.
+    const boxWidth = this.box.getBoundingClientRect().width / pointerScale(this.box);
+    const width = Math.max(120, Math.floor(boxWidth || 300));
     let height = this.fixedHeight || Math.round(width * this.aspect);
     const cap = this.maxHeight;
     height = Math.max(Math.min(this.minHeight, cap), Math.min(cap, height));
