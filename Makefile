@@ -86,10 +86,12 @@ widgets: env-reader npm ## rebuild the live figures' bundles into the package (t
 	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js code/bayescomp/static/
 	$(PYTHON) -m bayescomp.widgets _build/widgets
 
-# Decks, then their PDF handouts (one slide per page), printed offline by Debian's chromium.
-slides: env-build npm ## build the lecture decks and their PDF handouts
+# Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
+# per page), drawn and printed offline by Debian's chromium.
+slides: env-build npm ## build the lecture decks, the live figures' stills and the PDF handouts
 	$(PYTHON) -m tools.slides.build --out $(SLIDES)
 	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.slides.stills $(SLIDES)
 	$(PYTHON) -m tools.slides.handouts $(SLIDES)
 
 # The website, with the two downloads it links from every chapter (_build/download, served from

@@ -13,20 +13,13 @@ build does not run it and nbval cannot compare it. What it does is checked elsew
 ``tests/book/test_widget_cells.py`` runs each such cell's code and checks the widget it makes,
 and ``tests/browser/test_widgets_browser.py`` shows the widget in JupyterLab.
 """
-import re
-
 import pytest
 
-WIDGET_CELL = re.compile(r"^bc\.widgets\.\w+\(", re.MULTILINE)
+from tools.slides.metadata import is_widget_cell
+
 WIDGET_CELL_REASON = ("Jupyter-only live-widget cell (tag nbval-skip): its output needs a browser; "
                       "tests/book/test_widget_cells.py runs its code, "
                       "tests/browser/test_widgets_browser.py shows the widget in JupyterLab")
-
-
-def is_widget_cell(cell):
-    """A chapter cell that only displays a live widget, and is marked to be skipped by nbval."""
-    tags = cell.get("metadata", {}).get("tags", [])
-    return "nbval-skip" in tags and bool(WIDGET_CELL.search(cell.get("source", "")))
 
 
 def explained(item):

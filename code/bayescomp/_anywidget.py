@@ -19,3 +19,14 @@ class BayesCompWidget(anywidget.AnyWidget):
     data = traitlets.Dict().tag(sync=True)         # bayescomp.widgets.widget_data()
     params = traitlets.Dict().tag(sync=True)       # the starting state, e.g. {"scale": 0.5}
     readout = traitlets.Dict().tag(sync=True)      # what the figure shows, sent back by it
+
+    def _repr_mimebundle_(self, **kwargs):
+        # JupyterLab shows the widget; a front end that cannot run widgets (RISE) shows the
+        # HTML: the figure's still image, linked to its live slide.
+        from .widgets import still_html
+
+        shown = super()._repr_mimebundle_(**kwargs)
+        if shown is None:
+            return None
+        data, metadata = shown if isinstance(shown, tuple) else (shown, {})
+        return {**data, "text/html": still_html(self.widget)}, metadata

@@ -2,8 +2,14 @@
 
 Nothing here touches global matplotlib state at import time. Chapters call :func:`setup_figures`
 once, which sets inline SVG output, deterministic SVG ids, a white background and the
-Okabe-Ito colour-blind-safe palette.
+Okabe-Ito colour-blind-safe palette; and, when the lecture decks re-run a chapter, the decks'
+own figure style (:data:`DECK_ENV`). Font sizes in the helpers and the chapters' figure cells
+are relative (``"small"``, never a number of points), so both styles scale them.
 """
+import io
+import os
+import warnings
+
 import numpy as np
 from matplotlib.patches import Ellipse
 
@@ -12,13 +18,45 @@ from matplotlib.patches import Ellipse
 from .colors import CYCLE, METHOD_COLORS, PALETTE
 from .hierarchical_reference import log_tau_theta_density
 
+#: With ``BAYESCOMP_FIGURES=deck`` in the environment (the deck builder sets it when it re-runs
+#: a chapter for its slides), :func:`setup_figures` draws figures for a projector.
+DECK_ENV = "BAYESCOMP_FIGURES"
+#: The largest figure (width, height in inches) a slide shows at its natural size: 864 x 442 px
+#: of the 960 x 700 canvas (96 px per 72 pt), below a title and a few lines. Deck figures are
+#: resized into it when shown.
+DECK_BOX = (9.0, 4.6)
+#: The least height of a deck figure (inches): a wide, short figure grows to it.
+DECK_MIN_HEIGHT = 3.8
+#: The decks' style: 19 pt text, so that "small" (legends, notes in plots: 15.8 pt) is 21 px
+#: and tick labels 25 px at the natural size; heavier lines and markers to match.
+DECK_STYLE = {
+    "font.size": 19.0,
+    "axes.titlesize": "medium",
+    "axes.linewidth": 1.2,
+    "lines.linewidth": 2.2,
+    "lines.markersize": 8.0,
+    "xtick.major.width": 1.2,
+    "ytick.major.width": 1.2,
+    "xtick.major.size": 5.0,
+    "ytick.major.size": 5.0,
+    "legend.handlelength": 1.6,
+    "legend.borderaxespad": 0.3,
+}
+
+
+def deck_figures():
+    """Whether figures are being drawn for the lecture decks (see :data:`DECK_ENV`)."""
+    return os.environ.get(DECK_ENV, "") == "deck"
+
 
 def setup_figures():
     """Configure matplotlib for the book: call once at the top of a chapter.
 
     Sets inline figures to SVG with no date stamp and a fixed hash salt (so re-running a
     chapter gives the same bytes), a white background (readable in dark mode) and the
-    Okabe-Ito colour cycle.
+    Okabe-Ito colour cycle. For the decks (:func:`deck_figures`) also the larger
+    :data:`DECK_STYLE`, and every figure is shown resized into :data:`DECK_BOX`
+    (:func:`deck_svg`).
     """
     import matplotlib as mpl
     from cycler import cycler
@@ -33,11 +71,47 @@ def setup_figures():
         "axes.spines.top": False,
         "axes.spines.right": False,
     })
+    if deck_figures():
+        mpl.rcParams.update(DECK_STYLE)
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # plain Python, no IPython: nothing inline to configure
         return
     set_matplotlib_formats("svg", metadata={"Date": None})
+    if deck_figures():
+        from IPython import get_ipython
+        from matplotlib.figure import Figure
+        shell = get_ipython()
+        if shell is not None:
+            shell.display_formatter.formatters["image/svg+xml"].for_type(Figure, deck_svg)
+
+
+def deck_svg(fig):
+    """A figure as an SVG for a slide, drawn to fill :data:`DECK_BOX` at its natural size.
+
+    Text keeps its size in points (on the slide it is as large as the style says), so the
+    figure itself is resized: scaled into the box, at least :data:`DECK_MIN_HEIGHT` tall
+    (text takes the same height in a short figure, and would leave its plots no room), and
+    widened, up to the box, by what a legend or labels beside the plots take from them.
+    """
+    width, height = fig.get_size_inches()
+    grow = min(DECK_BOX[0] / width, DECK_BOX[1] / height)
+    plots = [ax for ax in fig.axes if ax.get_visible()]
+    wanted = min((ax.get_position().width * width * grow for ax in plots), default=0.0)
+    width, height = width * grow, max(height * grow, DECK_MIN_HEIGHT)
+    for _ in range(4):
+        fig.set_size_inches(width, height)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
+            fig.tight_layout()
+        shown = min((ax.get_position().width * width for ax in plots), default=wanted)
+        if shown >= 0.95 * wanted or width >= DECK_BOX[0]:
+            break
+        columns = len({round(ax.get_position().x0, 2) for ax in plots})
+        width = min(DECK_BOX[0], width + (wanted - shown) * columns)
+    out = io.StringIO()
+    fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+    return out.getvalue()
 
 
 def plot_grid_contours(ax, grid, n_sd=(1, 2, 3), color=None, **kwargs):
@@ -154,8 +228,9 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
     expected = values.shape[1] / n_bins
     for chain, chain_ranks in enumerate(ranks):
         counts, _ = np.histogram(chain_ranks, bins=edges)
-        # stairs draws every bin, the last one included, from its left edge to its right edge.
-        ax.stairs(counts, edges, linewidth=1.0, label=f"chain {chain + 1}")
+        # stairs draws every bin, the last one included, from its left edge to its right edge;
+        # with no baseline, no vertical stroke down to zero at either end.
+        ax.stairs(counts, edges, baseline=None, linewidth=1.0, label=f"chain {chain + 1}")
     ax.axhline(expected, color=METHOD_COLORS["grid"], linewidth=0.8, linestyle=":",
                label="uniform")
     ax.set_xlabel(f"rank of {label}" if label else "rank among all draws")

@@ -18,6 +18,7 @@ Neither matplotlib nor ``anywidget`` is imported here until a widget is displaye
 ``import bayescomp`` and :func:`widget_data` work without them.
 """
 import json
+import os
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,6 +37,9 @@ DATA_NAME = "bayescomp-widgets-data.js"
 STATIC = Path(__file__).resolve().parent / "static"
 BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website and the decks
 ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
+# Made by `make slides` in a checkout (not package data): each live figure's still image, for a
+# front end that cannot run Jupyter widgets (RISE), linked to the figure's live slide.
+STILLS = Path(__file__).resolve().parents[2] / "_build" / "widgets" / "stills"
 
 
 class TwoModeSettings(NamedTuple):
@@ -181,6 +185,36 @@ def _widget(show, start):
         raise ImportError("the live widgets need `anywidget` in Jupyter: "
                           "pip install anywidget (it is in requirements.txt)") from error
     return BayesCompWidget(widget=name, data=widget_data(), params=dict(start))
+
+
+def still_html(name, here=None):
+    """What a front end that cannot run a Jupyter widget shows in its place: the figure's still
+    image, linked to the live figure on its slide in the lecture deck.
+
+    JupyterLab's RISE slides cannot load Jupyter widgets, so this is what a live figure's slide
+    shows there. The still, and ``links.json`` (the deck and slide of each widget), are made
+    by ``make slides`` (``tools/slides/stills.py``) beside the bundle; the paths are relative
+    to ``here``, the notebook's folder (the kernel's working folder by default). Before
+    ``make slides`` the HTML says how to get them.
+    """
+    stills = STILLS
+    links = stills / "links.json"
+    title = name.replace("-", " ")
+    if not links.exists() or name not in json.loads(links.read_text(encoding="utf-8")):
+        return (f"<p><b>Live figure: {title}.</b> This view cannot run Jupyter widgets "
+                "(RISE cannot); JupyterLab's notebook view can. For a lecture, <code>make "
+                "slides</code> builds the decks, where the figure is live on its slide, and a "
+                "still image of it for this place.</p>")
+    link = json.loads(links.read_text(encoding="utf-8"))[name]
+    relative = lambda path: Path(os.path.relpath(path, here or Path.cwd())).as_posix()
+    still = relative(stills / link["still"])
+    deck = f"{relative(stills.parents[1] / 'slides_out' / 'slides' / link['deck'])}#/{link['slide']}"
+    return (f'<figure style="margin: 0"><a href="{deck}" target="_blank">'
+            f'<img src="{still}" alt="A still image of the live figure: {title}" '
+            'style="max-width: 100%"></a>'
+            f'<figcaption>A still image: this view cannot run Jupyter widgets (RISE cannot). '
+            f'<a href="{deck}" target="_blank">Open the figure live on its slide of the '
+            "deck</a>, or run this cell in JupyterLab's notebook view.</figcaption></figure>")
 
 
 def _name(show):

@@ -22,6 +22,7 @@ their MathML copies, and on a slide with a plain-text copy of a formula.
 
 Screenshots of every slide go to ``_build/screenshots/slides/``.
 """
+import html
 import io
 import json
 import os
@@ -32,7 +33,7 @@ import nbformat
 import pytest
 
 from tools import toc
-from tools.slides.build import INDEX_KEYS, deck_file, handout_file
+from tools.slides.build import INDEX_KEYS, chapter_title, deck_file, deck_title, handout_file
 from tools.toc import CHAPTERS, ROOT
 
 from .offline import OfflinePage
@@ -40,6 +41,10 @@ from .offline import OfflinePage
 DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
 SHOTS = ROOT / "_build" / "screenshots" / "slides"
 PROJECTOR = {"width": 1920, "height": 1080}
+HALL = {"width": 1280, "height": 720}   # a projector's resolution, where the sizes are checked
+# The smallest text a back row can read, in px of the 960 x 700 canvas (issue 20): body text,
+# code and formulas; and the text of figures (ticks, labels, legends), live ones included.
+TEXT_MIN, FIGURE_TEXT_MIN = 28.0, 20.0
 
 # A typeset formula, MathJax 3 or 2: its drawing is its <svg>, anything else in it is a copy
 # (for screen readers) that must never paint. Hiding classes go on <html>.
@@ -50,6 +55,7 @@ html.hide-copies :is(mjx-container, .MathJax_SVG) > :not(svg) *,
 html.hide-copies .MathJax_SVG_Display > :not(.MathJax_SVG),
 html.hide-copies .MathJax_CHTML * { visibility: hidden !important; }
 html.hide-formulas :is(%s), html.hide-formulas :is(%s) * { visibility: hidden !important; }
+html.hide-pictures :is(img, canvas, video, svg:not(mjx-container svg)) { visibility: hidden !important; }
 """ % (FORMULA, FORMULA)
 
 PROBE_JS = r"""
@@ -64,6 +70,19 @@ window.deckProbe = (() => {
     const text = (el.innerText || el.textContent || '').trim().replace(/\s+/g, ' ');
     return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text.slice(0, 60)}"`;
   };
+
+  // The slide's text outside the notes and the formulas: each text node, its element and the
+  // boxes its lines take on the screen.
+  function* slideText(slide) {
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      yield {node, parent, rects: [...range.getClientRects()]};
+    }
+  }
 
   // Every formula on the slide with its TeX source and its MathML text, from MathJax itself.
   function formulas(slide) {
@@ -139,14 +158,9 @@ window.deckProbe = (() => {
     };
     const seenWhole = (r, c) => r.left >= c.l - 1 && r.right <= c.r + 1 && r.top >= c.t - 1 && r.bottom <= c.b + 1;
     const cut = [];
-    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!node.textContent.trim() || !shown(parent) || parent.closest(FORMULA)) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
+    for (const {parent, rects} of slideText(slide)) {
       const clip = clipOf(parent);
-      if ([...range.getClientRects()].some(r => r.width > 0 && !seenWhole(r, clip))) {
+      if (rects.some(r => r.width > 0 && !seenWhole(r, clip))) {
         cut.push(describe(parent.closest('pre, p, li, h1, h2, h3, div') || parent));
       }
     }
@@ -154,7 +168,7 @@ window.deckProbe = (() => {
       const r = el.getBoundingClientRect();
       if (r.width > 0 && !seenWhole(r, clipOf(el.parentElement))) cut.push(describe(el));
     }
-    const images = inSlide.filter(el => el.tagName === 'IMG').map(img => ({
+    const images = inSlide.filter(el => el.tagName === 'IMG' && !el.matches('.bcw-still')).map(img => ({
       alt: img.alt, natural: img.naturalWidth,
       share: img.getBoundingClientRect().width / canvas.width}));
     // The speaker notes: one block per slide (the speaker view shows only the first), and
@@ -162,7 +176,9 @@ window.deckProbe = (() => {
     const notes = [...slide.querySelectorAll('aside.notes')].filter(a => a.closest('section') === slide);
     const notesSource = notes.map(a => a.textContent).join('\n').match(SOURCE);
     const heading = slide.querySelector('h1, h2, h3');
+    const number = document.querySelector('.reveal .slide-number');
     return {
+      number: number && getComputedStyle(number).display !== 'none' ? number.innerText.replace(/\s+/g, '') : '',
       title: heading ? heading.textContent.replace('¶', '').trim() : '',
       canvas: {x: canvas.left, y: canvas.top, width: canvas.width, height: canvas.height},
       scale, tall: slide.scrollHeight > Reveal.getConfig().height ? slide.scrollHeight : 0,
@@ -178,7 +194,61 @@ window.deckProbe = (() => {
     return {x: r.left, y: r.top, width: r.width, height: r.height};
   };
   const hasFormula = () => [...Reveal.getCurrentSlide().querySelectorAll(FORMULA)].some(shown);
-  return {report, canvas, hasFormula};
+
+  // Text sizes on the current slide, in px of the 960 x 700 canvas (computed styles are in
+  // canvas px whatever reveal.js's scale): every text node and formula outside the figures,
+  // every text of every figure as drawn at the size it is shown (a matplotlib SVG draws each
+  // text as glyph outlines in a group scaled by fontsize / 100, in pt of its viewBox), and
+  // the live figures' own text and the text they paint on their canvases.
+  function sizes() {
+    const slide = Reveal.getCurrentSlide();
+    const scale = Reveal.getScale();
+    const text = [], figures = [], widgets = [];
+    const seen = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+    for (const {node, parent, rects} of slideText(slide)) {
+      if (!rects.some(r => r.width > 0 && r.height > 0)) continue;
+      const style = getComputedStyle(parent);
+      if (style.visibility === 'hidden' || parseFloat(style.opacity) === 0) continue;
+      (parent.closest('.bcw') ? widgets : text).push(
+        {px: parseFloat(style.fontSize), text: node.textContent.trim().slice(0, 40)});
+    }
+    for (const box of [...slide.querySelectorAll(FORMULA)].filter(shown)) {
+      if (box.parentElement.closest(FORMULA) || !seen(box)) continue;
+      text.push({px: parseFloat(getComputedStyle(box).fontSize), text: 'a formula'});
+    }
+    for (const img of [...slide.querySelectorAll('.jp-RenderedSVG img')].filter(shown)) {
+      const svg = new DOMParser().parseFromString(
+        atob(img.src.split(',')[1]), 'image/svg+xml').documentElement;
+      const view = (svg.getAttribute('viewBox') || '').split(/[\s,]+/).map(Number);
+      const perUnit = img.getBoundingClientRect().width / scale / view[2];
+      const drawn = [];
+      for (const group of svg.querySelectorAll('g[id^="text_"]')) {
+        const glyphs = group.querySelector('g[transform*="scale("]');
+        const found = glyphs && /scale\(\s*([-\d.e]+)/.exec(glyphs.getAttribute('transform'));
+        const label = [...group.childNodes].find(n => n.nodeType === 8);
+        if (found) drawn.push({px: 100 * Math.abs(parseFloat(found[1])) * perUnit,
+                               text: label ? label.textContent.trim().slice(0, 40) : group.id});
+      }
+      for (const t of svg.querySelectorAll('text')) {   // svg.fonttype 'none'
+        drawn.push({px: parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * perUnit,
+                    text: t.textContent.trim().slice(0, 40)});
+      }
+      figures.push({alt: img.alt.slice(0, 40), texts: drawn.length,
+                    smallest: drawn.sort((a, b) => a.px - b.px)[0] || null});
+    }
+    for (const el of slide.querySelectorAll('[data-widget]')) {
+      const w = el.bcWidget && el.bcWidget.widget;
+      for (const plot of (w ? w.plots : [])) {
+        const shownWidth = plot.canvas.getBoundingClientRect().width / scale;
+        if (shownWidth > 0) widgets.push({px: plot.fontPx * shownWidth / plot.width,
+                                          text: `text painted on ${el.dataset.widget}'s canvas`});
+      }
+    }
+    const least = list => list.sort((a, b) => a.px - b.px)[0] || null;
+    return {text: least(text), texts: text.length, figures, widget: least(widgets),
+            widgetTexts: widgets.length, scale};
+  }
+  return {report, canvas, hasFormula, sizes};
 })();
 """ % FORMULA
 
@@ -197,11 +267,18 @@ def notebook_figures(name):
                for o in c.outputs)
 
 
+# Two paintings of the same large formula may differ in their anti-aliasing by up to a quarter
+# of the grey scale (seen: at most 58 of 255, on a 28 px formula at 1920 x 1080); a copy of a
+# formula's text painted on white differs by far more.
+PAINTED = 96
+
+
 def pixel_change(before, after):
-    """Bounding box (x, y, w, h) of what differs between two PNG screenshots, or None."""
+    """Bounding box (x, y, w, h) of what differs between two PNG screenshots by more than
+    anti-aliasing does (a grey level above PAINTED), or None."""
     from PIL import Image, ImageChops
-    a, b = (Image.open(io.BytesIO(x)).convert("RGB") for x in (before, after))
-    box = ImageChops.difference(a, b).getbbox()
+    a, b = (Image.open(io.BytesIO(x)).convert("L") for x in (before, after))
+    box = ImageChops.difference(a, b).point(lambda v: 255 if v > PAINTED else 0).getbbox()
     return None if box is None else (box[0], box[1], box[2] - box[0], box[3] - box[1])
 
 
@@ -246,10 +323,13 @@ class Deck:
         page, painted = self.page, None
         if page.evaluate("deckProbe.hasFormula()"):
             clip = page.evaluate("deckProbe.canvas()")
+            # Pictures are not formulas, and chromium may raster an image again at any time
+            # (a finer decode after load): leave them out of both screenshots.
+            page.evaluate("document.documentElement.classList.add('hide-pictures')")
             shown = steady_screenshot(page, clip)
             page.evaluate("document.documentElement.classList.add('hide-copies')")
             drawings_only = page.screenshot(clip=clip)
-            page.evaluate("document.documentElement.classList.remove('hide-copies')")
+            page.evaluate("document.documentElement.classList.remove('hide-copies', 'hide-pictures')")
             painted = pixel_change(shown, drawings_only)
         info = page.evaluate("deckProbe.report()")
         info["painted_copy"] = painted
@@ -304,6 +384,54 @@ def inspect_slides(deck, name, shots=None):
     return slides
 
 
+def measure_sizes(deck, name, shots=None):
+    """Every slide at a projector's 1280 x 720, reached with the presenter's keys: the text
+    sizes deckProbe.sizes() finds on it (a screenshot of each goes to ``shots``)."""
+    deck.page.set_viewport_size(HALL)
+    deck.load()
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+    found = []
+    for index in range(deck.page.evaluate("Reveal.getTotalSlides()")):
+        deck.show(index)
+        if deck.page.query_selector(".reveal .slides section.present [data-widget]"):
+            deck.page.wait_for_function("""() => [...Reveal.getCurrentSlide()
+                .querySelectorAll('[data-widget]')].every(el => el.bcWidget)""", timeout=30_000)
+            deck.page.wait_for_timeout(200)
+        found.append({**deck.page.evaluate("deckProbe.sizes()"), "index": index,
+                      "title": deck.page.evaluate("deckProbe.report()")["title"]})
+        if shots is not None:
+            deck.page.screenshot(path=str(shots / f"{name}-{index:02d}.png"))
+    deck.page.set_viewport_size(PROJECTOR)
+    return found
+
+
+def too_small(sizes):
+    """(slide, title, what, px, text) of everything below the back-row sizes."""
+    bad = []
+    for s in sizes:
+        if s["text"] and s["text"]["px"] < TEXT_MIN - 0.01:
+            bad.append((s["index"], s["title"], "text", round(s["text"]["px"], 1), s["text"]["text"]))
+        for f in s["figures"]:
+            if not f["texts"]:
+                bad.append((s["index"], s["title"], "figure with no text found", 0, f["alt"]))
+            elif f["smallest"]["px"] < FIGURE_TEXT_MIN - 0.01:
+                bad.append((s["index"], s["title"], "figure", round(f["smallest"]["px"], 1),
+                            f["smallest"]["text"]))
+        if s["widget"] and s["widget"]["px"] < FIGURE_TEXT_MIN - 0.01:
+            bad.append((s["index"], s["title"], "live figure", round(s["widget"]["px"], 1),
+                        s["widget"]["text"]))
+    return bad
+
+
+def smallest_sizes(sizes):
+    """The smallest text, figure text and live-figure text of a deck (canvas px)."""
+    least = lambda values: round(min(values), 1) if values else None
+    return {"text": least([s["text"]["px"] for s in sizes if s["text"]]),
+            "figure": least([f["smallest"]["px"] for s in sizes for f in s["figures"] if f["texts"]]),
+            "live figure": least([s["widget"]["px"] for s in sizes if s["widget"]])}
+
+
 def doubled(slides):
     """Slides on which some formula can be seen twice, with the evidence."""
     found = []
@@ -340,7 +468,8 @@ def deck(request, browser, decks_url):
         slides = inspect_slides(view, name, SHOTS)
         figures = view.page.evaluate("""() => [...document.querySelectorAll('.jp-RenderedSVG img')]
             .map(e => ({width: e.naturalWidth, alt: e.alt}))""")
-        yield {"name": name, "total": total, "slides": slides, "figures": figures,
+        sizes = measure_sizes(view, name, SHOTS / "1280x720")
+        yield {"name": name, "total": total, "slides": slides, "figures": figures, "sizes": sizes,
                "external": list(view.view.external), "failed": list(view.view.failed),
                "errors": list(view.view.errors)}
     finally:
@@ -369,6 +498,54 @@ def test_no_source_shows(deck):
     source = [(s["index"], s["mystSource"] or s["notesSource"]) for s in deck["slides"]
               if s["mystSource"] or s["notesSource"]]
     assert source == [], f"source text on slides or in notes of {deck['name']}: {source[:3]}"
+
+
+def test_every_slide_shows_its_number(deck):
+    wrong = [(s["index"], s["number"]) for s in deck["slides"]
+             if s["number"] != f"{s['index'] + 1}/{deck['total']}"]
+    assert wrong == [], f"slide numbers missing or wrong in {deck['name']} (slide, shown): {wrong[:4]}"
+
+
+def test_text_is_readable_from_the_back(deck):
+    """At 1280 x 720, every text on every slide is at least 28 px of the canvas (figures' text
+    20 px as shown), measured in the browser: computed sizes of the text nodes, the scale of
+    each figure's text as drawn at its size on the slide, the live figures' canvases."""
+    sizes = deck["sizes"]
+    print(f"{deck['name']}: smallest sizes (canvas px) {smallest_sizes(sizes)}")
+    assert len(sizes) == deck["total"] and all(s["scale"] >= 1 for s in sizes), \
+        "at 1280 x 720 the canvas must be shown at least at its own size"
+    assert sum(s["texts"] for s in sizes) > 2 * deck["total"], "found almost no text to measure"
+    bad = too_small(sizes)
+    assert bad == [], (f"text too small for the back of a hall in {deck['name']} "
+                       f"(slide, title, kind, px, text): {bad[:6]}")
+
+
+def test_size_check_sees_small_text(browser, decks_url):
+    """Negative control: the size check must report body text at 27 px, a figure shown at
+    two thirds of its size, and a live figure's canvas text at 16 px."""
+    deck = Deck(browser, f"{decks_url}/{deck_file('02_importance_sampling')}",
+                ".reveal .jp-RenderedMarkdown li { font-size: 27px !important; }")
+    try:
+        sizes = measure_sizes(deck, "control")
+        index = next(s["index"] for s in sizes if s["figures"])
+        deck.show(index)
+        deck.page.evaluate("""() => { const img = Reveal.getCurrentSlide()
+            .querySelector('.jp-RenderedSVG img'); img.style.height = 'auto';
+            img.style.width = (img.naturalWidth * 2 / 3) + 'px'; }""")
+        shrunk = deck.page.evaluate("deckProbe.sizes()")
+        widget = next(s["index"] for s in sizes if s["widgetTexts"])
+        deck.show(widget)
+        deck.page.evaluate("""() => Reveal.getCurrentSlide().querySelector('[data-widget]')
+            .bcWidget.widget.plots.forEach(p => { p.fontPx = 16; })""")
+        painted = deck.page.evaluate("deckProbe.sizes()")
+    finally:
+        deck.close()
+    kinds = {kind for _, _, kind, _, _ in too_small(sizes)}
+    assert "text" in kinds, "missed 27 px body text"
+    assert [k for *_, k, _, _ in too_small([{**shrunk, "index": index, "title": ""}])
+            if k == "figure"], "missed a figure shown at two thirds of its size"
+    assert [k for *_, k, _, _ in too_small([{**painted, "index": widget, "title": ""}])
+            if k == "live figure"], "missed 16 px text on a live figure's canvas"
 
 
 def test_speaker_notes_are_whole(deck):
@@ -412,15 +589,7 @@ def test_speaker_view_shows_the_notes(browser, decks_url):
             const notes = slides[i].querySelector('aside.notes');
             return [i, notes.querySelectorAll('mjx-container').length,
                     notes.textContent.split(/\\s+/).filter(w => /^[a-z]{6,}$/.test(w))]; }""")
-        deck.show(index)
-        with page.expect_popup() as popup:
-            page.keyboard.press("s")
-        view = popup.value
-        view.set_viewport_size({"width": 1600, "height": 1000})
-        view.wait_for_function("""() => {
-            const n = document.querySelector('.speaker-controls-notes .value');
-            return n && n.textContent.trim().length > 0; }""", timeout=30_000)
-        view.wait_for_timeout(500)
+        view = open_speaker_view(deck, index, (1600, 1000))
         shown = view.evaluate("""() => {
             const n = document.querySelector('.speaker-controls-notes .value');
             return {text: n.innerText, copies: n.querySelectorAll('math, mjx-assistive-mml').length,
@@ -437,6 +606,58 @@ def test_speaker_view_shows_the_notes(browser, decks_url):
     missing = [w for w in words if w not in shown["text"]]
     assert missing == [], f"notes missing from the speaker view: {missing[:5]}"
     assert "$" not in shown["text"]
+
+
+def open_speaker_view(deck, index, size=(1100, 700)):
+    """Press S on slide ``index``: the speaker view's window, once it shows the notes."""
+    deck.show(index)
+    with deck.page.expect_popup() as popup:
+        deck.page.keyboard.press("s")
+    view = popup.value
+    view.set_viewport_size({"width": size[0], "height": size[1]})
+    view.wait_for_function("""() => {
+        const n = document.querySelector('.speaker-controls-notes .value');
+        return n && n.textContent.trim().length > 0; }""", timeout=30_000)
+    view.wait_for_timeout(300)
+    return view
+
+
+def test_speaker_view_keeps_the_timer_in_sight(browser, decks_url):
+    """Long notes scroll in their own box: the clock and the timer stay in the window, at the
+    speaker view's own size (1100 x 700), whatever is scrolled and however long the notes."""
+    deck = Deck(browser, f"{decks_url}/{deck_file('02_importance_sampling')}")
+    try:
+        # Long notes on a slide with notes (the plugin reads them when the view opens).
+        index = deck.page.evaluate("""() => {
+            const i = Reveal.getSlides().findIndex(s => s.querySelector('aside.notes'));
+            const notes = Reveal.getSlides()[i].querySelector('aside.notes');
+            for (let k = 0; k < 60; k++) {
+              const p = document.createElement('p');
+              p.textContent = `Point ${k}: what to say, what to point at, a question to ask.`;
+              notes.appendChild(p);
+            }
+            return i; }""")
+        view = open_speaker_view(deck, index)
+        view.mouse.move(900, 600)
+        for _ in range(10):
+            view.mouse.wheel(0, 2000)
+        view.evaluate("""() => { document.querySelector('#speaker-controls').scrollTop = 1e6;
+            document.querySelector('.speaker-controls-notes').scrollTop = 1e6; }""")
+        view.wait_for_timeout(200)
+        seen = view.evaluate("""() => {
+            const box = el => el.getBoundingClientRect();
+            const inWindow = r => r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
+            const notes = document.querySelector('.speaker-controls-notes');
+            return {timer: inWindow(box(document.querySelector('.speaker-controls-time .timer'))),
+                    clock: inWindow(box(document.querySelector('.speaker-controls-time .clock'))),
+                    scrolled: notes.scrollTop, overflow: notes.scrollHeight - notes.clientHeight,
+                    notesEnd: box(notes).bottom, height: innerHeight}; }""")
+        view.screenshot(path=str(SHOTS / "speaker-view-long-notes.png"))
+    finally:
+        deck.close()
+    assert seen["overflow"] > 0 and seen["scrolled"] > 0, f"the notes did not scroll in their box: {seen}"
+    assert seen["timer"] and seen["clock"], f"long notes pushed the timer out of sight: {seen}"
+    assert seen["notesEnd"] <= seen["height"] + 1, seen
 
 
 def test_formula_check_sees_a_visible_copy(browser, decks_url):
@@ -477,6 +698,72 @@ def test_handout_has_one_page_per_slide(name):
     assert pages == len(slide_cells(name)), f"{pdf.name}: {pages} pages"
 
 
+def pdf_title(data):
+    """The /Title of a PDF's information dictionary (chromium writes it in UTF-16 hex)."""
+    found = re.search(rb"/Title\s*(?:<([0-9A-Fa-f]+)>|\(([^)]*)\))", data)
+    assert found, "the PDF has no /Title"
+    if found[1]:
+        return bytes.fromhex(found[1].decode()).decode("utf-16")
+    return found[2].decode("latin-1")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_deck_and_handout_have_the_chapters_title(name):
+    title = deck_title(name, chapter_title(nbformat.read(toc.notebook(name), as_version=4)))
+    deck = (DECKS / deck_file(name)).read_text(encoding="utf-8")
+    shown = re.search(r"<title>(.*?)</title>", deck, re.S)[1]
+    assert html.unescape(shown) == title and "Notebook" not in title
+    assert pdf_title((DECKS / handout_file(name)).read_bytes()) == title
+
+
+def test_handout_pages_carry_their_numbers(browser, decks_url):
+    """The print layout the handouts are made from: every page shows its number, k/n."""
+    name = "03_mcmc"
+    view = OfflinePage(browser, decks_url)
+    try:
+        view.page.goto(f"{decks_url}/{deck_file(name)}?print-pdf", wait_until="load")
+        view.page.wait_for_function("() => window.Reveal && Reveal.isReady() && "
+                                    "document.querySelectorAll('.pdf-page').length > 0",
+                                    timeout=30_000)
+        view.page.wait_for_timeout(500)
+        numbers = view.page.evaluate("""() => [...document.querySelectorAll('.pdf-page')].map(p => {
+            const n = p.querySelector('.slide-number-pdf');
+            return n && getComputedStyle(n).display !== 'none' ? n.innerText.replace(/\\s+/g, '') : ''; })""")
+        view.page.set_viewport_size({"width": 960, "height": 700})
+        view.page.screenshot(path=str(SHOTS / f"handout-{name}-page1.png"))
+    finally:
+        view.close()
+    total = len(slide_cells(name))
+    assert numbers == [f"{k}/{total}" for k in range(1, total + 1)]
+
+
+def test_handouts_show_a_still_of_each_live_figure(browser, decks_url):
+    """On paper a live figure is its still image (the book's run drawn once by chromium): in
+    the print layout the handouts are made from, each live-figure slide shows the still, loaded,
+    and not the live figure (whose animation paper cannot show); on screen, the reverse."""
+    found = []
+    for name in CHAPTERS:
+        deck = (DECKS / deck_file(name)).read_text(encoding="utf-8")
+        if "data-widget=" not in deck:
+            continue
+        for mode in ("?print-pdf", ""):
+            view = OfflinePage(browser, decks_url)
+            try:
+                view.page.goto(f"{decks_url}/{deck_file(name)}{mode}", wait_until="load")
+                view.page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+                view.page.wait_for_timeout(500)
+                shown = view.page.evaluate("""() => [...document.querySelectorAll('[data-widget]')]
+                    .map(el => { const still = el.parentNode.querySelector('.bcw-still');
+                      return {still: !!still && still.naturalWidth > 0 && getComputedStyle(still).display !== 'none',
+                              live: getComputedStyle(el).display !== 'none'}; })""")
+            finally:
+                view.close()
+            found += [(name, mode or "screen", s["still"], s["live"]) for s in shown]
+    assert len(found) >= 8, f"live figures found in the decks: {found}"
+    wrong = [f for f in found if (f[1] == "screen") != (f[3] and not f[2])]
+    assert wrong == [], f"(deck, mode, still shown, live figure shown): {wrong}"
+
+
 def test_index_lists_decks_handouts_and_keys():
     index = (DECKS / "index.html").read_text(encoding="utf-8")
     for name in CHAPTERS:
@@ -484,3 +771,129 @@ def test_index_lists_decks_handouts_and_keys():
         assert f'href="{handout_file(name)}"' in index
     for key, action in INDEX_KEYS:
         assert action in index
+
+
+# ---------------------------------------------------------------------------------------------
+# A complete lecture (issue 20, points 3 and 4), read from the notebooks the decks are cut
+# from: every slide has teaching notes that are a script for that slide (three to five points,
+# a question for the room, short enough for the speaker view, nothing that only makes sense in
+# the book); every deck ends on a summary slide (then only exercises); every exercise is on an
+# exercise slide with its statement; and, in the built decks, no slide reaches the speaker
+# view without notes.
+
+TEACHING_NOTES = "teaching-notes"
+# What only makes sense on the page: "the cell below", "the figure above", "equation (3)", a
+# {eq} role or a link to a figure label.
+BOOK_ONLY = re.compile(
+    r"\bcells?\b"
+    r"|\b(?:figure|table|plot|listing|code|output|equation|formula)s?\s+(?:below|above)\b"
+    r"|\b(?:below|above)\s+(?:figure|table|plot|listing|code|output|equation|formula)s?\b"
+    r"|\b(?:see|shown|as)\s+(?:below|above)\b"
+    r"|\bequations?\s*\(?\d|\{eq\}|\]\(#", re.I)
+NOTES_POINTS = (3, 5)       # points per slide
+NOTES_WORDS = 150           # what the speaker view shows without scrolling at 1100 x 700
+SUMMARY_TITLE = re.compile(r"^(?:Summary|Takeaways)\b")
+EXERCISE = re.compile(r"^:{3,}\{exercise\}\s*(?P<title>.+?)\s*$", re.M)
+STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a title
+
+
+def deck_slides(name):
+    """A chapter's slides as nbconvert cuts them, each the list of its cells (skipped cells
+    left out; a notes cell belongs to the slide whose content it follows)."""
+    slides = []
+    for cell in nbformat.read(toc.notebook(name), as_version=4).cells:
+        kind = cell.metadata.get("slideshow", {}).get("slide_type", "-")
+        if kind == "skip":
+            continue
+        if kind in ("slide", "subslide") or not slides:
+            slides.append([])
+        slides[-1].append(cell)
+    return slides
+
+
+def slide_title(cells):
+    for cell in cells:
+        found = re.search(r"^#{1,3}\s+(.+?)\s*$|<h1>(.+?)</h1>", cell.source, re.M)
+        if cell.cell_type == "markdown" and found:
+            return found[1] or found[2]
+    return ""
+
+
+def notes_of(cells):
+    return [c for c in cells if TEACHING_NOTES in c.metadata.get("tags", [])]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_slide_has_teaching_notes(name):
+    missing = [(k, slide_title(cells)) for k, cells in enumerate(deck_slides(name))
+               if not any(c.source.strip() for c in notes_of(cells))]
+    assert missing == [], f"slides of {name} without teaching notes (slide, title): {missing}"
+
+
+def script_problems(text):
+    """Why a slide's notes are not a script for it (an empty list when they are)."""
+    found = []
+    points = re.findall(r"^\s*(?:[-*+]|\d+\.)\s", text, re.M)
+    if not NOTES_POINTS[0] <= len(points) <= NOTES_POINTS[1]:
+        found.append(f"{len(points)} points, not {NOTES_POINTS[0]} to {NOTES_POINTS[1]}")
+    if "?" not in text:
+        found.append("no question for the room")
+    if len(text.split()) > NOTES_WORDS:
+        found.append(f"{len(text.split())} words, more than {NOTES_WORDS}")
+    found += [f"book-only reference {m[0]!r}" for m in BOOK_ONLY.finditer(text)]
+    return found
+
+
+def test_the_script_check_sees_book_prose():
+    """Negative control: the chapter's prose, as the decks used to show it, fails the check."""
+    prose = ("The cell below runs the chain, and [the figure below](#fig-walk) shows it; by "
+             "equation (3) the weights cancel, as {eq}`eq-snis` says.")
+    problems = script_problems(prose)
+    assert any("points" in p for p in problems) and any("question" in p for p in problems)
+    assert len([p for p in problems if "book-only" in p]) >= 4
+    script = ("- Say what the slide shows.\n- Point at the table.\n"
+              "- **Ask:** \"Which row surprises you?\"")
+    assert script_problems(script) == []
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_teaching_notes_are_a_script(name):
+    bad = [(k, slide_title(cells), problems) for k, cells in enumerate(deck_slides(name))
+           for problems in [script_problems("\n".join(c.source for c in notes_of(cells)))]
+           if notes_of(cells) and problems]
+    assert bad == [], f"notes of {name} that are not a script (slide, title, why): {bad}"
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_deck_ends_on_a_summary(name):
+    titles = [slide_title(cells) for cells in deck_slides(name)]
+    summaries = [k for k, title in enumerate(titles) if SUMMARY_TITLE.match(title)]
+    assert summaries, f"{name} has no summary slide (titled Summary or Takeaways): {titles}"
+    after = titles[summaries[-1] + 1:]
+    assert all(title.startswith("Exercises") for title in after), (
+        f"{name}: the summary should close the lecture, before the exercises; after it: {after}")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_exercise_slides_hold_their_statements(name):
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    exercises = [m["title"] for c in notebook.cells if c.cell_type == "markdown"
+                 for m in EXERCISE.finditer(c.source)]
+    shown = "\n".join(c.source for cells in deck_slides(name)
+                      if slide_title(cells).startswith("Exercises")
+                      for c in cells if c.cell_type == "markdown"
+                      and TEACHING_NOTES not in c.metadata.get("tags", []))
+    assert bool(exercises) == bool(shown), f"{name}: exercises {exercises}, exercise slides {bool(shown)}"
+    for title in exercises:
+        found = re.search(r"\*\*" + re.escape(title.rstrip(".?")) + r"[.?]?\*\*[.:]?[ \t]*(.+)", shown)
+        assert found, f"{name}: exercise {title!r} is not on an exercise slide with its statement"
+        words = len(found[1].split())
+        assert STATEMENT_WORDS[0] <= words <= STATEMENT_WORDS[1], (
+            f"{name}: the statement of {title!r} on its slide has {words} words, "
+            f"not {STATEMENT_WORDS[0]} to {STATEMENT_WORDS[1]}")
+
+
+def test_every_slide_of_the_deck_has_notes(deck):
+    """In the built deck, as the speaker view reads it: one notes block on every slide."""
+    bare = [(s["index"], s["title"]) for s in deck["slides"] if s["notes"] < 1]
+    assert bare == [], f"slides of {deck['name']} with no speaker notes: {bare}"

@@ -581,10 +581,12 @@ def test_deck_widgets_fit_and_take_clicks_where_they_land(viewport, mini_deck, s
         page.mouse.click(x, y)
         starts = readout(page, "metropolis")["starts"]
         assert len(starts) == 1 and starts[0] == pytest.approx([0.5, 2.0], abs=0.05), (scale, starts)
-        # The widget's arrow keys do not change slides.
+        # Entered with Enter, the widget's arrow keys move its cursor and do not change slides.
         page.locator('[data-widget="metropolis"] canvas[tabindex]').focus()
+        page.keyboard.press("Enter")
         page.keyboard.press("ArrowRight")
         assert page.evaluate("Reveal.getIndices().h") == 3
+        assert hook(page, "metropolis", "widget.cursor") is not None
         assert view.errors == [] and view.external == []
     finally:
         view.close()
@@ -629,6 +631,176 @@ def test_built_book_and_decks(kind, serve, offline_page, file_page):
                 " return el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=30_000)
             assert min(canvases_drawn(page, name)) > 3, (relative, name)
             assert view.errors == [] and view.external == [], (relative, view.errors, view.external)
+
+
+# --- a clicker on the decks' live-figure slides ------------------------------------------------------
+
+# What presentation remotes send: next / previous (Page Down / Up on most, arrows or Space on
+# others) and blank the screen ("." on most, B on some).
+CLICKER_NEXT = ["PageDown", "ArrowRight", "Space"]
+CLICKER_PREVIOUS = ["PageUp", "ArrowLeft", "Shift+Space"]
+CLICKER_BLANK = [".", "b"]
+
+
+def deck_slide(page):
+    return page.evaluate("Reveal.getIndices().h")
+
+
+def control_values(page, name):
+    """Every select's and slider's value in the widget (what a stray key would change)."""
+    return page.evaluate(f"""() => [...document.querySelectorAll(
+        '[data-widget="{name}"] select, [data-widget="{name}"] input')].map(e => e.value)""")
+
+
+def touch(page, root, control):
+    """Use a control with the mouse, as a presenter does; it keeps the focus afterwards.
+    Returns the element that has the focus."""
+    if control == "canvas":
+        target = root.locator("canvas[tabindex]").first
+        box = target.bounding_box()
+        page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.3)
+        target.focus()
+        return target
+    if control == "widget":
+        root.focus()
+        return root
+    target = root.locator(f'[data-control="{control}"]')
+    kind = target.evaluate("e => e.tagName.toLowerCase()")
+    if kind == "select":
+        values = target.evaluate("e => [...e.options].map(o => o.value).filter(v => v && v !== e.value)")
+        target.select_option(values[0])
+        target.focus()
+    else:
+        target.click()
+    return target
+
+
+def widget_slides():
+    """(deck file, widget name) of every live figure in the built decks."""
+    return [(path.name, name) for path, name in pages_with_widgets(DECKS, "*.html")]
+
+
+def test_built_decks_hold_live_figures():
+    assert len(widget_slides()) >= len(WIDGETS), f"run `make slides`: {widget_slides()}"
+
+
+@pytest.mark.parametrize("deck,name", widget_slides() or [("none", "none")])
+def test_clicker_moves_the_deck_past_every_live_figure(deck, name, serve, offline_page):
+    """On the slide of every live figure, whatever was used last (each button clicked, each
+    drop-down and slider changed, the plot clicked, the widget focused), the clicker's keys
+    move the deck, blank it, and change nothing in the figure; Enter hands the keys to the
+    figure and says so, Esc gives them back; leaving the slide pauses the animation and coming
+    back resumes nothing."""
+    view, index, root = open_live_slide(serve, offline_page, deck, name)
+    page = view.page
+    stuck = []
+    controls = [c for c in CONTROLS[name] if c not in ("reset", "clear")] + ["widget"]
+    for turn, control in enumerate(controls):
+        for keys, expected in ((CLICKER_NEXT, index + 1), (CLICKER_PREVIOUS, index - 1)):
+            key = keys[turn % len(keys)]
+            page.evaluate(f"Reveal.slide({index})")
+            page.wait_for_timeout(50)
+            touch(page, root, control)
+            if readout(page, name).get("playing"):
+                hook(page, name, "set({playing: false})")
+            before = control_values(page, name)
+            page.keyboard.press(key)
+            page.wait_for_timeout(80)
+            inside = page.evaluate(f"""document.querySelector('[data-widget="{name}"]')
+                                       .contains(document.activeElement)""")
+            if deck_slide(page) != expected or inside or control_values(page, name) != before:
+                stuck.append((control, key, deck_slide(page), inside))
+    assert stuck == [], f"{deck}: keys that did not move the deck (control, key, slide, focus kept): {stuck}"
+
+    # Blanking the screen, with a control focused: the deck pauses, the figure stays as it is.
+    page.evaluate(f"Reveal.slide({index})")
+    for key in CLICKER_BLANK:
+        touch(page, root, "widget")
+        before = control_values(page, name)
+        page.keyboard.press(key)
+        assert page.evaluate("Reveal.isPaused()"), f"{key} did not blank the screen"
+        page.keyboard.press(key)
+        assert not page.evaluate("Reveal.isPaused()") and control_values(page, name) == before
+
+    # Enter hands the keys to the figure (it says so), Esc gives them back.
+    keys_line = root.locator(".bcw-keys")
+    assert "Enter" in keys_line.inner_text()
+    slider = root.locator("input[type=range]").first
+    slider.focus()
+    page.keyboard.press("Enter")
+    assert hook(page, name, "widget.engaged") and "Esc" in keys_line.inner_text()
+    value = slider.input_value()
+    page.keyboard.press("ArrowRight")
+    assert slider.input_value() != value and deck_slide(page) == index
+    page.keyboard.press("Escape")
+    assert not hook(page, name, "widget.engaged") and not page.evaluate("Reveal.isOverview()")
+    page.keyboard.press("PageDown")
+    assert deck_slide(page) == index + 1
+
+    # Leaving the slide pauses the animation; coming back resumes nothing.
+    if "play" in CONTROLS[name]:
+        page.evaluate(f"Reveal.slide({index})")
+        root.locator('[data-control="play"]').click()
+        page.wait_for_timeout(300)
+        assert readout(page, name)["playing"]
+        page.keyboard.press("PageDown")
+        left = readout(page, name)
+        page.wait_for_timeout(600)
+        assert not left["playing"] and readout(page, name) == left, "kept running off its slide"
+        page.keyboard.press("PageUp")
+        page.wait_for_timeout(600)
+        assert deck_slide(page) == index and readout(page, name) == left, "resumed by itself"
+    assert view.errors == [] and view.external == [], (view.errors, view.external)
+
+
+@pytest.mark.parametrize("deck,name", widget_slides() or [("none", "none")])
+def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_page):
+    """reveal.js centres a slide vertically: a widget that grew when its first statistics
+    appeared would move the slide's title. Run it (the book's run, or a new seed) and nothing
+    on the slide may move by half a pixel."""
+    view, _, _ = open_live_slide(serve, offline_page, deck, name)
+    page = view.page
+    page.wait_for_timeout(300)
+    where = """() => { const slide = Reveal.getCurrentSlide();
+        const box = el => { const r = el.getBoundingClientRect(); return [r.top, r.height]; };
+        return {title: box(slide.querySelector('h1, h2')),
+                widget: box(slide.querySelector('[data-widget]'))}; }"""
+    before = page.evaluate(where)
+    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi") else "run(1)")
+    page.wait_for_timeout(600)
+    after = page.evaluate(where)
+    moved = lambda a, b: {k: (a[k], b[k]) for k in a
+                          if any(abs(x - y) > 0.5 for x, y in zip(a[k], b[k]))}
+    assert moved(before, after) == {}, \
+        f"{deck}: the slide moved when {name}'s statistics appeared: {moved(before, after)}"
+    # Negative control: a status that takes a second line is seen.
+    page.evaluate(f"""document.querySelector('[data-widget="{name}"] .bcw-status').style.height = 'auto'""")
+    hook(page, name, "widget.say('a status long enough to need two lines ' .repeat(6))")
+    page.evaluate("Reveal.layout()")
+    assert moved(after, page.evaluate(where)) != {}, "the check missed a widget growing"
+
+
+def open_live_slide(serve, offline_page, deck, name):
+    """A built deck at 1280 x 720, opened at the slide of live figure ``name`` (its address
+    names it: deck.html#/live-NAME), the widget drawn: (view, slide index, widget locator)."""
+    if deck == "none":
+        pytest.fail("no built decks with live figures: run `make slides`")
+    base = serve(DECKS)
+    view = offline_page(base)
+    view.page.set_viewport_size({"width": 1280, "height": 720})
+    view.page.goto(f"{base}/{deck}#/live-{name}", wait_until="load")
+    view.page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+    index = view.page.evaluate(f"""Reveal.getIndices(document.querySelector('[data-widget="{name}"]')
+                                   .closest('section')).h""")
+    assert deck_slide(view.page) == index, f"{deck}#/live-{name} did not open the live figure's slide"
+    return view, index, open_widget_on_slide(view.page, name)
+
+
+def open_widget_on_slide(page, name):
+    page.wait_for_function(
+        f"() => {{ const el = document.querySelector('[data-widget=\"{name}\"]');"
+        " return el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=30_000)
+    return page.locator(f'[data-widget="{name}"]')
 
 
 # --- JupyterLab ---------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """Build one reveal.js deck per chapter from the chapter notebooks, for offline viewing.
 
 Decks come from the same notebooks as the website (no second source): cells marked
-``slide`` start a slide, ``notes`` cells become speaker notes, ``skip`` cells stay out. The
+``slide`` start a slide, ``skip`` cells stay out, and the speaker notes are the cells tagged
+``teaching-notes`` (slide type ``notes``), each right after the content of its slide (the
+conventions are in :mod:`tools.slides.metadata`; chapters not yet written that way still use
+their prose as notes, see :func:`speaker_notes`). The
 reveal.js, RequireJS, jQuery and MathJax files are copied from ``tools/npm/node_modules``
 (pinned in ``tools/npm/package.json``) next to the decks, so nothing is fetched at view time.
 The chapters come from ``_toc.yml`` (:mod:`tools.toc`); the nbconvert template is
@@ -13,6 +16,7 @@ import argparse
 import html
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import nbformat
@@ -21,29 +25,59 @@ from traitlets.config import Config
 
 from .. import toc
 from ..toc import CHAPTERS, ROOT
+from . import metadata
+from .figures import use_deck_figures
+from .metadata import has_teaching_notes, is_teaching_notes, slide_type
 
 HERE = Path(__file__).resolve().parent
 MODULES = ROOT / "tools" / "npm" / "node_modules"
+# Sizes on the 960 x 700 canvas, for the back of a hall: body text and code 28 px (4 % of the
+# height), titles and the kicker line in proportion; no text smaller than that (a <small> is
+# set apart by its colour). Figures are drawn for the slides (tools/slides/figures.py) and
+# shown at least at their natural size, where their text is 20 px or more. The reveal.js
+# margin leaves 1 % at the edges, so a 1280 x 720 screen shows the canvas at scale 1.008.
 DECK_CSS = """
-.reveal .kicker { font-size: 0.5em; letter-spacing: 0.08em; text-transform: uppercase;
-                  color: #0072B2; margin: 0 0 0.2em 0; }
-.reveal h1 { font-size: 1.6em; }
-.reveal h2 { font-size: 1.2em; }
-.reveal ul { font-size: 0.8em; }
-.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre { font-size: 16px !important; line-height: 1.25; }
-.reveal .jp-RenderedSVG img { max-height: 430px; width: auto; display: block;
-                              margin: 10px auto 0; }
+.reveal { --jp-content-font-size1: 28px; --jp-code-font-size: 28px; --jp-content-line-height: 1.3;
+          --jp-code-line-height: 1.2; }
+.reveal .jp-RenderedHTMLCommon { font-size: 28px; line-height: 1.3; padding-right: 0; }
+.reveal .jp-RenderedHTMLCommon p { margin: 0 0 0.4em; }
+.reveal .jp-RenderedHTMLCommon ul, .reveal .jp-RenderedHTMLCommon ol { margin: 0.2em 0 0.4em; padding-left: 1.2em; }
+.reveal .jp-RenderedHTMLCommon li { margin: 0 0 0.2em; }
+.reveal .jp-RenderedHTMLCommon li > p { margin: 0; }
+.reveal .kicker { font-size: 28px; line-height: 1.2; letter-spacing: 0.06em; text-transform: uppercase;
+                  font-weight: 600; color: #0072B2; margin: 0 0 4px 0 !important; }
+.reveal .jp-RenderedHTMLCommon h1 { font-size: 64px; line-height: 1.1; margin: 0 0 16px; }
+.reveal .jp-RenderedHTMLCommon h2 { font-size: 44px; line-height: 1.1; margin: 0 0 14px; }
+.reveal .jp-RenderedHTMLCommon h3 { font-size: 34px; line-height: 1.15; margin: 0 0 10px; }
+.reveal .jp-RenderedHTMLCommon table { font-size: 28px; margin: 0.2em 0; }
+.reveal .jp-RenderedHTMLCommon td, .reveal .jp-RenderedHTMLCommon th { padding: 0.1em 0.4em; }
+.reveal .slides small { font-size: inherit; line-height: inherit; vertical-align: baseline; color: #5f6368; }
+.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre, .reveal .jp-RenderedText pre {
+  font-size: 28px !important; line-height: 1.2; }
+.reveal .jp-Cell { padding: 0; }
+.reveal .jp-RenderedSVG img { max-width: 100%; height: auto; display: block; margin: 6px auto 0; }
+/* On paper (the handouts, ?print-pdf, or a browser's print) a live figure is its still image
+   (tools/slides/stills.py), drawn in the state a lecture shows. */
+.reveal .bcw-still { display: none; max-width: 100%; height: auto; margin: 0 auto; }
+html.print-pdf .reveal .bcw-still { display: block; }
+html.print-pdf .reveal [data-widget] { display: none !important; }
+@media print {
+  .reveal .bcw-still { display: block; }
+  .reveal [data-widget] { display: none !important; }
+}
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
-    ("<kbd>→</kbd> <kbd>Space</kbd> / <kbd>←</kbd>", "next / previous slide"),
+    ("<kbd>→</kbd> <kbd>PgDn</kbd> <kbd>Space</kbd> / <kbd>←</kbd> <kbd>PgUp</kbd>",
+     "next / previous slide (a clicker's keys), whatever was clicked last"),
     ("<kbd>Esc</kbd> or <kbd>O</kbd>", "overview of all slides"),
     ("<kbd>S</kbd>", "speaker view: notes, next slide, timer (allow pop-ups)"),
     ("<kbd>F</kbd>", "full screen (<kbd>Esc</kbd> leaves it)"),
     ("<kbd>B</kbd> or <kbd>.</kbd>", "blank the screen, and back"),
     ("<kbd>?</kbd>", "all keys"),
+    ("<kbd>Enter</kbd> / <kbd>Esc</kbd>", "on a live figure (Tab to it): its keys work it / back to the slides"),
 ]
 
 
@@ -57,11 +91,50 @@ def handout_file(chapter):
     return deck_file(chapter).replace(".html", ".pdf")
 
 
+# The speaker view (reveal.js's notes plugin writes its page from a string in notes.js): the
+# clock and timer stay in sight however long the notes are, which scroll in their own box.
+SPEAKER_VIEW_CSS = (
+    "#speaker-controls { display: flex; flex-direction: column; overflow: hidden; } "
+    ".speaker-controls-time, .speaker-controls-pace { flex: none; } "
+    ".speaker-controls-notes { flex: 1 1 auto; min-height: 0; overflow-y: auto; } "
+    ".speaker-controls-notes .value p, .speaker-controls-notes .value li { margin: 0 0 0.5em; } ")
+SPEAKER_VIEW_END = "</style>\\n\\t</head>"  # as the string literal in notes.js spells it
+
+
+def style_speaker_view(notes_js):
+    """Add SPEAKER_VIEW_CSS to the speaker view's page inside reveal.js's notes plugin."""
+    source = notes_js.read_text(encoding="utf-8")
+    if source.count(SPEAKER_VIEW_END) != 1:
+        raise RuntimeError(f"{notes_js}: the speaker view's </style></head> is not where "
+                           "reveal.js 4.0.2 has it; update style_speaker_view()")
+    notes_js.write_text(source.replace(SPEAKER_VIEW_END, SPEAKER_VIEW_CSS + SPEAKER_VIEW_END),
+                        encoding="utf-8")
+
+
+def chapter_title(notebook):
+    """The chapter's title: its first ``# `` heading outside the slide-only and notes cells."""
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown" or is_teaching_notes(cell) or \
+                "slide-only" in cell.metadata.get("tags", []):
+            continue
+        found = re.search(r"^#\s+(.+?)\s*$", cell.source, re.M)
+        if found:
+            return found[1]
+    raise ValueError("a chapter needs a '# Title' heading")
+
+
+def deck_title(chapter, title):
+    """The title of a chapter's deck and of its PDF handout (chromium prints it as /Title)."""
+    number = deck_file(chapter)[:2]
+    return f"{number} · {title} · Bayesian Computation lecture"
+
+
 def copy_assets(out):
     """Copy the pinned front-end files next to the decks."""
     vendor = out / "vendor"
     for part in ("dist", "plugin"):
         shutil.copytree(MODULES / "reveal.js" / part, out / "reveal.js" / part, dirs_exist_ok=True)
+    style_speaker_view(out / "reveal.js" / "plugin" / "notes" / "notes.js")
     vendor.mkdir(parents=True, exist_ok=True)
     shutil.copy(MODULES / "requirejs" / "require.js", vendor / "require.js")
     shutil.copy(MODULES / "jquery" / "dist" / "jquery.min.js", vendor / "jquery.min.js")
@@ -81,6 +154,7 @@ def exporter():
     config.SlidesExporter.reveal_url_prefix = "reveal.js"
     config.SlidesExporter.reveal_theme = "white"
     config.SlidesExporter.reveal_transition = "none"
+    config.SlidesExporter.reveal_number = "c/t"  # "5/17" on every slide and handout page
     config.SlidesExporter.require_js_url = "vendor/require.js"
     config.SlidesExporter.jquery_url = "vendor/jquery.min.js"
     config.SlidesExporter.mathjax_url = "vendor/mathjax/tex-svg-full.js"
@@ -128,8 +202,38 @@ def plain_notes(notebook):
     return notebook
 
 
+def without_widget_cells(notebook):
+    """The static decks show each live figure itself: the Jupyter-only cell that displays it
+    in JupyterLab and RISE (:func:`tools.slides.metadata.is_widget_cell`) stays off them."""
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and metadata.is_widget_cell(cell):
+            cell.metadata.setdefault("slideshow", {})["slide_type"] = "skip"
+    return notebook
+
+
+def speaker_notes(notebook):
+    """Choose the cells the speaker view shows, and attach them to their slides.
+
+    A chapter with ``teaching-notes`` cells (:mod:`tools.slides.metadata`) has its notes
+    written for the slides: each such cell sits right after the content of its slide, where
+    nbconvert puts it into that slide. Any other ``notes`` cell of such a chapter is prose
+    left over from before the convention and stays off the deck.
+
+    A chapter without them (the transition: its prose cells are still its notes) keeps the
+    former rule, :func:`notes_after_their_slide`. Once every chapter has teaching notes, that
+    rule and this branch go.
+    """
+    if not has_teaching_notes(notebook):
+        return notes_after_their_slide(notebook)
+    for cell in notebook.cells:
+        if slide_type(cell) == "notes" and not is_teaching_notes(cell):
+            cell.metadata.slideshow["slide_type"] = "skip"
+    return notebook
+
+
 def notes_after_their_slide(notebook):
-    """Attach a section's prose to the slide that summarizes it.
+    """Attach a section's prose to the slide that summarizes it (chapters without teaching
+    notes only, during the transition; see :func:`speaker_notes`).
 
     In the chapters a section's ``##`` heading and prose (speaker notes) come first and its
     slide-only summary cell after them, so the notes would show one slide early. A slide cell
@@ -160,16 +264,30 @@ def notes_after_their_slide(notebook):
     return notebook
 
 
+def check_metadata():
+    """Stop when a chapter breaks the slide metadata conventions (with the command that fixes it)."""
+    found = metadata.check_chapters([toc.notebook(name) for name in CHAPTERS])
+    if found:
+        sys.exit("The chapters' slide metadata is incomplete:\n  " + "\n  ".join(found)
+                 + "\nRun `python -m tools.slides.metadata` to add it (see CONTRIBUTING.md).")
+
+
 def build(out):
+    check_metadata()
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
     slides = exporter()
     links = []
     for name in CHAPTERS:
         chapter = nbformat.read(toc.notebook(name), as_version=4)
-        body, _ = slides.from_notebook_node(notes_after_their_slide(plain_notes(chapter)))
+        title = chapter_title(chapter)
+        chapter = without_widget_cells(use_deck_figures(chapter, name))
+        body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
+        body, titled = re.subn(r"<title>.*?</title>",
+                               f"<title>{html.escape(deck_title(name, title))}</title>", body,
+                               count=1, flags=re.S)
+        assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
-        title = chapter.cells[1].source.splitlines()[0].lstrip("# ")
         links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
                      f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)

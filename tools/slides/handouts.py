@@ -7,12 +7,16 @@ reveal.js and MathJax, and chromium's host resolver is mapped to nowhere, so a d
 to reach the network would fail here instead of printing something else. The virtual-time
 budget lets the page finish typesetting and laying out before it is printed.
 
+A handout whose deck and the decks' files (reveal.js, the vendored scripts, styles and still
+images) are unchanged since it was printed is not printed again (``_build/handouts-printed-from.json``).
+
 Chromium comes from Debian (``tools/scripts/install_chromium.sh``), not from Playwright: the
 build install has no Playwright. Set ``CHROMIUM`` to use another binary.
 
 Usage: python -m tools.slides.handouts _build/slides_out/slides
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -25,6 +29,11 @@ import nbformat
 from .. import toc
 from ..toc import CHAPTERS, ROOT
 from .build import deck_file, handout_file
+from .figures import files_hash
+
+# What each handout was printed from (a key of its deck and the decks' files); in _build, not
+# beside the PDFs, which the website serves.
+KEYS = ROOT / "_build" / "handouts-printed-from.json"
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
@@ -58,16 +67,29 @@ def print_deck(deck, pdf, profile):
 def print_handouts(out):
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: run `bash tools/scripts/install_chromium.sh` first")
+    # A handout is printed again only when its deck or anything the decks load changed.
+    assets = sorted(p for part in ("vendor", "reveal.js") for p in (out / part).rglob("*")
+                    if p.is_file())
+    shared = files_hash(assets + [Path(__file__)], *FLAGS)
+    printed = json.loads(KEYS.read_text()) if KEYS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="handouts-chromium-") as profile:
         for chapter in CHAPTERS:
             deck, pdf = out / deck_file(chapter), out / handout_file(chapter)
             if not deck.exists():
                 sys.exit(f"no deck {deck}: run `python -m tools.slides.build` first")
+            key = files_hash([deck], shared)
+            if printed.get(pdf.name) == key and pdf.exists():
+                print(f"{pdf.relative_to(out.parent)}: unchanged, not printed again")
+                continue
+            printed.pop(pdf.name, None)
             print_deck(deck, pdf, profile)
             pages, slides = pdf_pages(pdf), slide_count(chapter)
             if pages != slides:
                 raise RuntimeError(f"{pdf.name} has {pages} pages for {slides} slides")
             print(f"{pdf.relative_to(out.parent)}: {pages} pages")
+            printed[pdf.name] = key
+            KEYS.parent.mkdir(parents=True, exist_ok=True)
+            KEYS.write_text(json.dumps(printed, indent=1))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,23 @@
 import { currentTheme, onThemeChange } from './theme.js';
 
 const OWN_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', ' ', 'Enter', 'Home', 'End', 'PageUp', 'PageDown', 'Backspace', 'Delete']);
+// Keys that only move focus or modify another key: they never leave a widget or enter it.
+const FOCUS_KEYS = new Set(['Tab', 'Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
+// Key presses a widget in a deck left to the slides (see Widget.deckKeys): its own keyboard
+// handlers ignore them (widgetKey), and reveal.js, on the document, acts on them.
+const forDeck = new WeakSet();
+
+/** Whether a widget's own keyboard handler may act on `event` (false: the slides have it). */
+export function widgetKey(event) {
+  return !forDeck.has(event);
+}
+
+/** A text field being typed in keeps its keys, in a deck too. */
+function typingIn(element) {
+  if (!element) return false;
+  if (element.isContentEditable || element.tagName === 'TEXTAREA') return true;
+  return element.tagName === 'INPUT' && !['range', 'checkbox', 'radio', 'button', 'submit', 'reset', 'color', 'file'].includes(element.type);
+}
 const prefersReducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** Parse "#name?key=value&..." into {key: value}, or null when the hash is another widget's. */
@@ -57,13 +74,16 @@ export class Widget {
     root.innerHTML = '';
     root.setAttribute('role', 'group');
     root.setAttribute('aria-label', title);
-    // In a reveal.js deck: no swipe navigation over the widget, and the keys the widget uses
-    // (arrows, space, enter...) stay with it instead of changing slides.
+    // In a reveal.js deck: no swipe navigation over the widget; the keys belong to the slides
+    // until the presenter enters the widget (deckKeys). Elsewhere, and once entered, the keys
+    // the widget uses (arrows, space, enter...) stay with it instead of changing slides.
     root.setAttribute('data-prevent-swipe', '');
+    this.deck = root.closest('.reveal');
     root.addEventListener('keydown', (event) => {
-      if (OWN_KEYS.has(event.key)) event.stopPropagation();
+      if (OWN_KEYS.has(event.key) && widgetKey(event)) event.stopPropagation();
     });
     this.buildFrame(title, hint);
+    if (this.deck) this.deckKeys();
     this.theme = currentTheme(data);
     this.applyThemeClass();
     this.unsubscribeTheme = onThemeChange(() => {
@@ -111,6 +131,75 @@ export class Widget {
     this.status.className = 'bcw-status';
     this.status.setAttribute('role', 'status');
     this.root.append(head, this.body, this.status);
+  }
+
+  // --- in a deck: the presenter's keys -------------------------------------------------------
+
+  /**
+   * On a slide the keyboard belongs to the deck: whatever in the widget has the focus (a
+   * button just clicked, a drop-down, a slider, the plot), the presenter's keys and a
+   * clicker's (arrows, Page Up/Down, Space, B, ...) go to reveal.js, and the control neither
+   * changes nor keeps the focus. Enter on the focused widget hands the keys to the widget, as
+   * on a web page, until Esc (or the focus leaves the widget, or the slide changes). A line
+   * on the widget says which of the two holds. Leaving the slide pauses the animation, and
+   * coming back resumes nothing.
+   */
+  deckKeys() {
+    const root = this.root;
+    this.engaged = false;
+    root.tabIndex = 0;
+    this.keysLine = document.createElement('p');
+    this.keysLine.className = 'bcw-keys';
+    this.keysLine.setAttribute('aria-live', 'polite');
+    root.insertBefore(this.keysLine, this.body);
+    root.addEventListener('keydown', (event) => {
+      if (typingIn(event.target) || FOCUS_KEYS.has(event.key)) return;
+      const plain = !(event.altKey || event.ctrlKey || event.metaKey || event.shiftKey);
+      if (this.engaged) {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          event.stopPropagation();
+          this.engage(false);
+        }
+        return;
+      }
+      if (event.key === 'Enter' && plain) {
+        event.preventDefault();
+        event.stopPropagation();
+        this.engage(true);
+        return;
+      }
+      // Leave the key to the slides: no default action here (a select or slider would
+      // change), none of the widget's handlers, and the focus out of the widget, so that
+      // reveal.js (which ignores keys while a form field has the focus) acts on it.
+      forDeck.add(event);
+      event.preventDefault();
+      if (root.contains(document.activeElement)) document.activeElement.blur();
+    }, true);
+    root.addEventListener('focusout', (event) => {
+      if (!root.contains(event.relatedTarget)) this.engage(false);
+    });
+    root.addEventListener('focusin', () => this.showKeys());
+    this.deck.addEventListener('slidechanged', (event) => {
+      if (event.currentSlide && event.currentSlide.contains(root)) return;
+      this.engage(false);
+      if (this.playing) this.pause();
+    });
+    this.showKeys();
+  }
+
+  engage(on) {
+    if (!this.deck || this.engaged === on) return;
+    this.engaged = on;
+    this.showKeys();
+  }
+
+  showKeys() {
+    if (!this.keysLine) return;
+    this.root.classList.toggle('bcw-engaged', this.engaged);
+    this.keysLine.textContent = this.engaged
+      ? 'Keys work the figure · Esc: keys back to the slides'
+      : 'Keys move the slides · Enter: keys to the figure';
   }
 
   applyThemeClass() {
@@ -330,6 +419,14 @@ export class Widget {
 
   run() {}
 
+  /**
+   * The state a still image of the widget shows (a handout, RISE): the book's run where the
+   * widget animates one (stillSteps, set by the subclass), else the state it opens in.
+   */
+  still() {
+    if (this.stillSteps) this.run(this.stillSteps);
+  }
+
   readout() {
     return {};
   }
@@ -370,7 +467,7 @@ export function draggablePoint(plot, { get, move, step = () => [0.05, 0.05], gra
   canvas.addEventListener('keydown', (event) => {
     const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     const d = keys[event.key];
-    if (!d) return;
+    if (!d || !widgetKey(event)) return;
     event.preventDefault();
     const [sx, sy] = step();
     const k = event.shiftKey ? 5 : 1;

@@ -142,16 +142,26 @@ export function bigReadouts(parent, items) {
   };
 }
 
-/** A table readout: header row and rows of cells, rewritten in place. */
-export function tableReadout(parent, caption) {
+/**
+ * A table readout: header row and rows of cells, rewritten in place. With transposeOnSlides,
+ * on a slide (narrow columns at a large size) the rows become the columns.
+ */
+export function tableReadout(parent, caption, { transposeOnSlides = false } = {}) {
   const box = document.createElement('div');
   box.className = 'bcw-readout';
   const table = document.createElement('table');
   table.setAttribute('aria-label', caption);
   box.appendChild(table);
   parent.appendChild(box);
+  const transpose = transposeOnSlides && Boolean(parent.closest('.reveal'));
   return {
+    box,
     set(header, rows) {
+      if (transpose) {
+        const text = (cell) => (Array.isArray(cell) ? cell[0] : cell);
+        [header, rows] = [[header[0], ...rows.map((row) => text(row[0]))],
+          header.slice(1).map((name, j) => [name, ...rows.map((row) => row[j + 1])])];
+      }
       const html = ['<thead><tr>'];
       for (const h of header) html.push(`<th scope="col">${h}</th>`);
       html.push('</tr></thead><tbody>');

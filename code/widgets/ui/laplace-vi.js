@@ -28,10 +28,11 @@ export class LaplaceVI extends Widget {
     this.seed = lecture.vi_seed;
     this.startPoint = [...w.vi_start];
     this.maxSteps = lecture.vi_steps;
+    this.stillSteps = lecture.vi_steps;
 
     const left = this.column();
     const right = this.column();
-    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 420, focusable: true, label: 'The variational Gaussian’s 2-sd ellipse moving over the target’s contours, with the Laplace ellipse. Focus and use the arrow keys to move the start.' }));
+    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 420, deck: { aspect: 0.72, maxHeight: 260 }, focusable: true, label: 'The variational Gaussian’s 2-sd ellipse moving over the target’s contours, with the Laplace ellipse. Focus and use the arrow keys to move the start.' }));
     this.legend = legend(left, []);
     const panel = controlPanel(left);
     this.controls = {
@@ -45,7 +46,7 @@ export class LaplaceVI extends Widget {
     button(row, { name: 'step', label: 'Step', title: 'One Adam step', onClick: () => this.run(1) });
     button(row, { name: 'reset', label: 'Restart', onClick: () => this.set({}) });
 
-    this.elboPlot = this.addPlot(new Plot(right, { aspect: 0.55, maxHeight: 250, label: 'The ELBO estimate at each step, its running mean, and log Z from the grid (the ELBO’s ceiling)', margin: { left: 52 } }));
+    this.elboPlot = this.addPlot(new Plot(right, { aspect: 0.55, maxHeight: 250, deck: { aspect: 0.4, maxHeight: 170 }, label: 'The ELBO estimate at each step, its running mean, and log Z from the grid (the ELBO’s ceiling)', margin: { left: 52 } }));
     this.elboLegend = legend(right, []);
     this.big = bigReadouts(right, [['step', 'Adam steps'], ['elbo', `ELBO (last ${SMOOTH})`], ['gap', 'log Z − ELBO ≈ KL']]);
     this.table = tableReadout(right, 'Means and sds: VI, Laplace, grid');

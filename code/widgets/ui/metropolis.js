@@ -4,7 +4,7 @@
 // Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000 of 12,000) and
 // are refreshed at least four times a second while the chains run, one parameter per frame.
 import { MetropolisChain, StagedDiagnostics, chol2, scale2, seededSource, summarize } from '../engine/index.js';
-import { Widget, clampPoint } from './base.js';
+import { Widget, clampPoint, widgetKey } from './base.js';
 import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
 import { TARGET_OPTIONS, paintTarget, targets } from './targets.js';
@@ -31,6 +31,7 @@ export class Metropolis extends Widget {
     this.targets = targets(data);
     this.warmupFraction = lecture.mcmc_warmup / lecture.mcmc_steps;
     this.runLength = lecture.mcmc_steps;
+    this.stillSteps = lecture.mcmc_steps;
     this.target = 'book';
     this.scale = lecture.mcmc_scale;
     this.speed = w.mcmc_speed;
@@ -42,7 +43,7 @@ export class Metropolis extends Widget {
 
     const left = this.column();
     const right = this.column();
-    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 400, focusable: true, label: 'The chains’ walk on the target’s contours. Click to place a start; with the keyboard, move the cursor with the arrow keys and press Enter.' }));
+    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 400, deck: { aspect: 0.62, maxHeight: 260 }, focusable: true, label: 'The chains’ walk on the target’s contours. Click to place a start; with the keyboard, move the cursor with the arrow keys and press Enter.' }));
     this.legend = legend(left, []);
     const panel = controlPanel(left);
     this.controls = {
@@ -60,12 +61,14 @@ export class Metropolis extends Widget {
 
     const traceLabel = (a) => `Trace of ${'θ₀θ₁'.slice(2 * a, 2 * a + 2)} for every chain, warm-up shaded, with the grid mean`;
     const meanLabel = (a) => `Running mean of ${'θ₀θ₁'.slice(2 * a, 2 * a + 2)} with ±2 MCSE, against the grid mean`;
-    const small = { aspect: 0.3, minHeight: 78, maxHeight: 110, margin: { left: 56, right: 18, bottom: 20, top: 6 } };
+    const small = { aspect: 0.3, minHeight: 78, maxHeight: 110, margin: { left: 56, right: 18, bottom: 20, top: 6 }, deck: { aspect: 0.3, maxHeight: 120 } };
     this.traces = [0, 1].map((a) => this.addPlot(new Plot(right, { ...small, label: traceLabel(a) })));
-    this.means = [0, 1].map((a) => this.addPlot(new Plot(right, { ...small, label: meanLabel(a) })));
+    // On a slide there is room for the traces only: the table gives the mean ± 2 MCSE.
+    this.means = this.deck ? [] : [0, 1].map((a) => this.addPlot(new Plot(right, { ...small, label: meanLabel(a) })));
     this.rightLegend = legend(right, []);
-    const footer = this.footer();
-    this.table = tableReadout(footer, 'Diagnostics per parameter');
+    const footer = this.deck ? right.appendChild(document.createElement('div')) : this.footer();
+    footer.classList.add('bcw-tables');
+    this.table = tableReadout(footer, 'Diagnostics per parameter', { transposeOnSlides: true });
     this.acceptance = tableReadout(footer, 'Acceptance rate per chain');
     this.bindPlacing();
     this.reset();
@@ -194,6 +197,7 @@ export class Metropolis extends Widget {
       down = null;
     });
     p.canvas.addEventListener('keydown', (event) => {
+      if (!widgetKey(event)) return;
       const t = this.targets[this.target];
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
       if (moves[event.key]) {
@@ -367,7 +371,9 @@ export class Metropolis extends Widget {
       p.line(p.xDomain, [truth, truth], { color: th.colors.grid, width: 1.5, dash: [5, 4] });
       p.restore();
     });
-    this.rightLegend.set([[th.colors.mcmc, 'running mean ± 2 MCSE (after warm-up)'], [th.colors.grid, 'grid mean', true]]);
+    this.rightLegend.set(this.deck
+      ? [[th.colors.grid, 'grid mean (warm-up shaded)', true]]
+      : [[th.colors.mcmc, 'running mean ± 2 MCSE (after warm-up)'], [th.colors.grid, 'grid mean', true]]);
   }
 
   // --- the hook ------------------------------------------------------------------------------
@@ -422,6 +428,7 @@ export class Metropolis extends Widget {
     if (!params.preset) c.preset.set('');
     const wasPlaying = this.playing;
     this.runLength = lecture.mcmc_steps;
+    this.stillSteps = lecture.mcmc_steps;
     this.reset();
     if (wasPlaying && next.playing !== false) this.play();
     if (next.playing === true) this.play();

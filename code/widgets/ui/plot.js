@@ -5,7 +5,10 @@ import { contours } from 'd3-contour';
 
 import { ellipsePoints } from '../engine/linalg.js';
 
-const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+// Text painted on a plot, in CSS px: 12 on a page; 20 on a slide, the smallest figure text the
+// back of a hall can read (the plot's margins grow with it).
+const FONT_PX = { page: 12, deck: 20 };
 
 /**
  * How many screen pixels one CSS pixel of `element` covers. In a reveal.js deck that is
@@ -26,7 +29,13 @@ export class Plot {
    * parent: the element to fill; aspect: height / width (or a fixed height in px);
    * label: the accessible description; margin: {left, right, top, bottom} in CSS px.
    */
-  constructor(parent, { aspect = 0.8, height = null, minHeight = 0, maxHeight = Infinity, label = '', margin = {}, focusable = false } = {}) {
+  /**
+   * deck: the sizes to use on a slide instead ({aspect, height, minHeight, maxHeight}); by
+   * default a plot on a slide is 0.72 times as tall at most, so the whole widget fits.
+   */
+  constructor(parent, { aspect = 0.8, height = null, minHeight = 0, maxHeight = Infinity, label = '', margin = {}, focusable = false, deck = null } = {}) {
+    const onSlide = Boolean(parent.closest('.reveal'));
+    if (onSlide) ({ aspect = aspect, height = height, minHeight = minHeight, maxHeight = maxHeight * 0.72 } = deck || {});
     this.box = document.createElement('div');
     this.box.className = 'bcw-plot';
     this.canvas = document.createElement('canvas');
@@ -39,7 +48,12 @@ export class Plot {
     this.fixedHeight = height;
     this.minHeight = minHeight;
     this.maxHeight = maxHeight;
-    this.margin = { left: 46, right: 10, top: 10, bottom: 34, ...margin };
+    this.fontPx = onSlide ? FONT_PX.deck : FONT_PX.page;
+    const grow = this.fontPx / FONT_PX.page;
+    // (room on the right for half the last tick label)
+    const margins = { left: 46, right: 10, top: 10, bottom: 34, ...margin };
+    if (onSlide) margins.right = Math.max(margins.right, 16);
+    this.margin = Object.fromEntries(Object.entries(margins).map(([side, px]) => [side, Math.round(px * grow)]));
     this.ctx = this.canvas.getContext('2d');
     this.width = 0;
     this.height = 0;
@@ -49,16 +63,19 @@ export class Plot {
 
   /** Match the canvas to its box and the device's pixel ratio; true when the size changed. */
   resize() {
-    const width = Math.max(120, Math.floor(this.box.clientWidth || 300));
+    // The box's width in CSS px, unrounded (clientWidth rounds, up as well), so the canvas
+    // never gets squeezed below the size its text is set at.
+    const boxWidth = this.box.getBoundingClientRect().width / pointerScale(this.box);
+    const width = Math.max(120, Math.floor(boxWidth || 300));
     let height = this.fixedHeight || Math.round(width * this.aspect);
-    // On a slide the whole widget must fit the slide's height: plots are a little shorter.
-    const cap = this.box.closest('.reveal') ? this.maxHeight * 0.72 : this.maxHeight;
+    const cap = this.maxHeight;
     height = Math.max(Math.min(this.minHeight, cap), Math.min(cap, height));
     const ratio = Math.min(window.devicePixelRatio || 1, 3);
     if (width === this.width && height === this.height && ratio === this.ratio) return false;
     Object.assign(this, { width, height, ratio });
     this.canvas.width = Math.round(width * ratio);
     this.canvas.height = Math.round(height * ratio);
+    this.canvas.style.width = `${width}px`;   // one canvas px per CSS px: text as large as set
     this.canvas.style.height = `${height}px`;
     this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     return true;
@@ -123,11 +140,20 @@ export class Plot {
     this.ctx.restore();
   }
 
+  get font() {
+    return `${this.fontPx}px ${FAMILY}`;
+  }
+
   axes(theme, { xLabel = '', yLabel = '', xCount = 6, yCount = 5, gridLines = false } = {}) {
     const { ctx } = this;
     const { left, right, top, bottom } = this.inner;
+    const gap = Math.round(this.fontPx / 2);
+    // No more ticks than their labels have room for (at most 4 characters' width apart on x,
+    // two lines apart on y).
+    xCount = Math.max(2, Math.min(xCount, Math.floor((right - left) / (this.fontPx * 3.2))));
+    yCount = Math.max(2, Math.min(yCount, Math.floor((bottom - top) / (this.fontPx * 1.6))));
     ctx.save();
-    ctx.font = FONT;
+    ctx.font = this.font;
     ctx.fillStyle = theme.muted;
     ctx.strokeStyle = theme.muted;
     ctx.lineWidth = 1;
@@ -141,7 +167,7 @@ export class Plot {
       ctx.moveTo(px, bottom);
       ctx.lineTo(px, bottom + 4);
       ctx.stroke();
-      ctx.fillText(formatTick(t), px, bottom + 6);
+      ctx.fillText(formatTick(t), px, bottom + gap);
     }
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
@@ -152,14 +178,14 @@ export class Plot {
       ctx.moveTo(left - 4, py);
       ctx.lineTo(left, py);
       ctx.stroke();
-      ctx.fillText(formatTick(t), left - 6, py);
+      ctx.fillText(formatTick(t), left - gap, py);
     }
     ctx.fillStyle = theme.ink;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
     if (xLabel) ctx.fillText(xLabel, (left + right) / 2, this.height - 2);
     if (yLabel) {
-      ctx.translate(12, (top + bottom) / 2);
+      ctx.translate(this.fontPx, (top + bottom) / 2);
       ctx.rotate(-Math.PI / 2);
       ctx.textBaseline = 'middle';
       ctx.fillText(yLabel, 0, 0);
@@ -336,10 +362,10 @@ export class Plot {
   }
 
   /** Text in CSS pixels, e.g. a corner note. */
-  text(string, px, py, { color, align = 'left', baseline = 'top', font = FONT } = {}) {
+  text(string, px, py, { color, align = 'left', baseline = 'top' } = {}) {
     const { ctx } = this;
     ctx.save();
-    ctx.font = font;
+    ctx.font = this.font;
     ctx.fillStyle = color;
     ctx.textAlign = align;
     ctx.textBaseline = baseline;

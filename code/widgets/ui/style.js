@@ -17,7 +17,7 @@ const CSS = `
 .bcw { container: bcw / inline-size; }
 .bcw-col { display: flex; flex-direction: column; gap: 0.5rem; min-width: 0; }
 .bcw-plot { position: relative; width: 100%; }
-.bcw-plot canvas { display: block; width: 100%; touch-action: none; border-radius: 4px; }
+.bcw-plot canvas { display: block; width: 100%; max-width: 100%; touch-action: none; border-radius: 4px; }
 .bcw-plot canvas[tabindex] { cursor: crosshair; }
 .bcw-controls { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0.3rem 0.5rem;
   align-items: center; background: var(--bcw-panel); border-radius: 6px; padding: 0.5rem; }
@@ -58,17 +58,38 @@ const CSS = `
 .bcw-legend i.bcw-dash { border-top-style: dashed; }
 .bcw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .bcw-error { color: #D55E00; font-weight: 600; }
-.reveal .bcw { font-size: 15px; line-height: 1.25; margin: 0 auto; width: 100%; padding: 6px 8px; }
+/* On a slide: every text at least 20 px of the 960 x 700 canvas (the figure text a back row
+   reads); hierarchy by weight and colour, not by size. */
+.reveal .bcw { font-size: 20px; line-height: 1.2; margin: 0 auto; width: 100%; padding: 4px 6px; border: 0; }
+.reveal .bcw * { font-size: 20px !important; }
 .reveal .bcw-head { display: none; }
 .reveal .bcw table { margin: 0; }
-.reveal .bcw-controls { gap: 1px 6px; padding: 3px 6px; }
-.reveal .bcw-controls input[type=range] { min-height: 1.2em; }
-.reveal .bcw button { min-height: 1.7em; padding: 0.1em 0.6em; }
-.reveal .bcw-legend { font-size: 12px; }
+.reveal .bcw-body { gap: 8px; }
+.reveal .bcw-col { gap: 4px; }
+.reveal .bcw-controls { gap: 2px 8px; padding: 4px 6px; }
+.reveal .bcw-controls input[type=range] { min-height: 1.1em; }
+.reveal .bcw-controls output { min-width: 3.6em; }
+.reveal .bcw-controls select { padding: 0 0.2em; }
+.reveal .bcw-buttons { gap: 6px; }
+.reveal .bcw button { min-height: 1.5em; padding: 0 0.45em; }
+.reveal .bcw-legend { gap: 0 0.8em; line-height: 1.2; }
+.reveal .bcw-big { gap: 4px; }
 .reveal .bcw-big div { padding: 2px 6px; }
-.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 1px 4px; }
-.reveal .bcw .bcw-readout td { font-size: 1em; }
-.reveal .bcw-status { font-size: 12px; }
+.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 1px 3px 1px 8px; }
+.reveal .bcw-footer { margin-top: 4px; gap: 4px 16px; }
+.reveal .bcw-big div { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.4em; }
+.reveal .bcw-big span { display: inline; }
+.reveal .bcw .bcw-readout th { white-space: nowrap; }
+.reveal .bcw-body, .reveal .bcw-body.bcw-wide { grid-template-columns: minmax(0, 0.84fr) minmax(0, 1.16fr); }
+.reveal .bcw-tables { display: flex; flex-direction: column; gap: 4px; }
+.reveal .bcw-status { min-height: 1.2em; height: 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+.bcw-keys { display: none; }
+.reveal .bcw-keys { display: block; margin: 0 0 4px; padding: 0 6px; border-radius: 4px;
+  line-height: 1.3; height: 1.3em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;
+  color: var(--bcw-muted); background: var(--bcw-panel); }
+.reveal .bcw.bcw-engaged { outline: 4px solid var(--bcw-focus); outline-offset: 2px; }
+.reveal .bcw.bcw-engaged .bcw-keys { color: #fff; background: var(--bcw-accent); }
+.reveal .bcw:focus-visible { outline: 3px solid var(--bcw-focus); outline-offset: 2px; }
 `;
 
 export function injectStyle() {
