@@ -7,10 +7,11 @@
 # PYTHON=<venv>/bin/python, into that venv. Front-end files come from the npm registry
 # (tools/npm/package-lock.json), chromium from Debian.
 #
-# Three locked installs for three uses (regenerate them all with `make locks`):
+# Three locked installs for three uses, and the students' one (regenerate them all with `make locks`):
 #   requirements.txt              reader: JupyterLab with MyST and RISE, numpy, matplotlib
 #   tools/requirements/build.txt  build:  the reader set + Jupyter Book 1.x and its extensions
-#   tools/requirements/test.txt   test:   the build set + pytest, nbval, ArviZ, Playwright
+#   tools/requirements/test.txt   test:   the build set + pytest, nbval, ArviZ, Playwright, repo2docker
+#   tools/requirements/hub.txt    hub:    the reader set + jupyterhub and nbgitpuller (make hub)
 #
 # Python under tools/ and tests/ runs as modules from this folder (`python -m tools.slides.build`),
 # so every part imports the chapter list from tools/toc.py, which reads _toc.yml.
@@ -40,9 +41,12 @@ PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
+# The course's hub (a real JupyterHub, ten simulated students): `make hub`, which CI runs after
+# `make test`; `make test` leaves it out (several minutes on two cores).
+HUB_TESTS := tests/hub
 
 .PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
-        nbval browser golden reader-check benchmark clean widgets
+        nbval browser golden reader-check benchmark clean widgets hub hub-capacity
 
 help: ## list the targets
 	@echo "make book   builds the website (with decks and handouts); make test runs every test."
@@ -106,9 +110,9 @@ book: env-build assets slides ## build the website into _build/html (decks, arch
 lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-test: env-test slides ## run every test (after `make book`)
+test: env-test slides ## run every test (after `make book`), except the hub's (make hub)
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) tests $(NBVAL)
+	$(PYTEST) tests --ignore=$(HUB_TESTS) $(NBVAL)
 
 unit: env-test ## the package, the widgets' engine and the stored chapters (no browser)
 	$(PYTEST) $(UNIT_TESTS)
@@ -131,6 +135,18 @@ outputs: env-test ## re-execute every chapter and store its outputs
 # Proves the reader install is enough: a fresh reader-only venv runs every chapter.
 reader-check: ## check that requirements.txt alone runs every chapter
 	bash tools/scripts/check_reader_env.sh
+
+# A course on a local JupyterHub (tools/hub): the students' environment (the hub lock, in
+# _build/hub/venv), configurable-http-proxy from tools/npm, ten students in chromium at once,
+# nbgitpuller, the faults a class hits, the Binder configuration. Everything on 127.0.0.1.
+hub: env-test npm ## the book on a local JupyterHub: ten students at once, updates, faults
+	bash tools/scripts/install_chromium.sh
+	$(PYTEST) $(HUB_TESTS)
+
+# The README's capacity table ("Teaching a class"): N = 1, 5 and 10 students on the local hub.
+hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, first figure)
+	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.benchmarks.hub_capacity
 
 # Regenerate the four locks, top down, so the reader, build and hub sets pin exactly the versions
 # the test set pins.

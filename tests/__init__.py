@@ -6,7 +6,10 @@
 - ``book/``: the chapters as stored: the chapter list, stored outputs, the live-widget cells,
   and the nbval configuration (``pytest --nbval chapters`` re-executes every chapter);
 - ``browser/``: headless chromium with the network cut: the website, the decks and handouts,
-  JupyterLab, RISE, and the live figures.
+  JupyterLab, RISE, and the live figures;
+- ``hub/``: the book on a real local JupyterHub, as a course runs it: ten students at once
+  through nbgitpuller links, the course's updates, the faults a class hits, the Binder
+  configuration (``make hub``; ``make test`` leaves it out).
 
 ``make test`` loads ``tests/skips.py``, under which a skip is a failure unless it is explained.
 """

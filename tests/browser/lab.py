@@ -10,7 +10,7 @@ import nbformat
 
 from tools import toc
 
-from ..skips import is_widget_cell
+from tools.slides.metadata import is_widget_cell
 
 # JupyterLab fetches nothing from outside (no news, no update check), and shows the app on
 # window (window.jupyterapp) for the checks to drive: every JupyterLab the tests start has these.
@@ -24,7 +24,8 @@ FONT_CACHE = re.compile(r"Matplotlib is building the font cache; this may take a
 NOTEBOOK_OPEN = ("() => window.jupyterapp && jupyterapp.shell.currentWidget"
                  " && jupyterapp.shell.currentWidget.content")
 
-# Run All Cells in the open notebook, after its kernel is ready; resolves to every code cell
+# Run All Cells in the open notebook, after its kernel is ready, its stored outputs and execution
+# counts cleared first (so a cell that did not run has no count); resolves to every code cell
 # with its execution count and outputs, whether Run All completed (``ok``), the seconds it took
 # and the seconds until the first figure (an SVG or PNG output) reached the page.
 RUN_ALL = """async () => {
@@ -34,6 +35,8 @@ RUN_ALL = """async () => {
   await panel.context.ready;
   await panel.revealed;
   await panel.sessionContext.ready;
+  await app.commands.execute('notebook:clear-all-cell-outputs');
+  if (window.bcRun) window.bcRun.cleared = true;
   const list = panel.content.model.cells;
   const t0 = performance.now();
   let firstFigure = null;
@@ -67,6 +70,14 @@ START_RUN_ALL = f"""() => {{
                      e => {{ window.bcRun.error = String(e && e.stack || e); }});
 }}"""
 RUN_STATE = "() => window.bcRun || null"
+# How many code cells have run since START_RUN_ALL cleared the counts (0 until it has).
+CELLS_RUN = """() => { if (!(window.bcRun && window.bcRun.cleared)) return 0;
+  const list = jupyterapp.shell.currentWidget.content.model.cells; let n = 0;
+  for (let i = 0; i < list.length; i += 1) {
+    const cell = list.get(i);
+    if (cell.type === 'code' && cell.executionCount !== null) n += 1;
+  }
+  return n; }"""
 
 
 def failures(result):

@@ -22,7 +22,8 @@ def singleuser_venv():
 
 @pytest.fixture(scope="session")
 def hub(singleuser_venv):
-    local = LocalHub(singleuser_venv, lab_args=[*LAB_OFFLINE_FLAGS, EXPOSE_APP])
+    # Spawns may wait long on two shared cores (ten servers start at once): 900 s, not 60.
+    local = LocalHub(singleuser_venv, lab_args=[*LAB_OFFLINE_FLAGS, EXPOSE_APP], timeout=900)
     try:
         local.start()
         yield local

@@ -79,6 +79,11 @@ class Student:
         state = self._evaluate(RUN_STATE)
         return state if state and ("result" in state or "error" in state) else None
 
+    def where(self):
+        """The page's address and what it shows, for a failure's message."""
+        text = self._evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
+        return f"{self.page.url} {' '.join((text or '').split())[:200]!r}"
+
     def close(self):
         self.view.close()
 
@@ -96,8 +101,8 @@ def wait_all(students, done, timeout, what, poll=0.5):
                 pending.remove(student)
         if pending:
             if time.monotonic() > deadline:
-                raise AssertionError(f"{what}: not within {timeout} s for "
-                                     f"{[s.name for s in pending]}")
+                raise AssertionError(f"{what}: not within {timeout} s for " + "; ".join(
+                    f"{s.name} at {s.where()}" for s in pending))
             time.sleep(poll)
     return values
 

@@ -17,8 +17,8 @@ from .students import Student, chapter_file, wait_all
 
 STUDENTS = 10
 CHAPTER = "03_mcmc"
-OPEN_TIMEOUT = 420     # log in, spawn, clone and JupyterLab open, for all ten at once
-RUN_TIMEOUT = 600      # Run All for all ten at once
+OPEN_TIMEOUT = 900     # log in, spawn, clone and JupyterLab open, for all ten at once
+RUN_TIMEOUT = 900      # Run All for all ten at once
 
 
 def test_ten_students_run_the_mcmc_chapter(hub, course, browser):

@@ -34,7 +34,8 @@ c.SimpleLocalProcessSpawner.home_dir_template = f"{s['dir']}/home/{{username}}"
 # Each student's server: the hub lock's jupyterhub-singleuser, JupyterLab by default.
 c.Spawner.cmd = [s["singleuser"]]
 c.Spawner.default_url = "/lab"
-c.Spawner.args = s["lab_args"]
+# The checks may run as root (a CI container); jupyter_server refuses root without --allow-root.
+c.Spawner.args = s["lab_args"] + (["--allow-root"] if os.geteuid() == 0 else [])
 c.Spawner.start_timeout = s["timeout"]
 c.Spawner.http_timeout = s["timeout"]
 # JupyterHub 6 passes no variable of its own environment on unless listed: PATH as an image sets

@@ -292,17 +292,41 @@ class LocalHub:
     def running_users(self):
         return [u["name"] for u in self.api("GET", "/users") if u.get("servers")]
 
-    def server_pid(self, name):
-        """The pid of ``name``'s single-user server, from the processes of the run."""
+    def server_process(self, name):
+        """``name``'s single-user server (a psutil.Process), or None."""
         for process in self.processes():
             try:
-                env = process.environ()
-                if env.get("JUPYTERHUB_USER") == name and "jupyterhub-singleuser" in " ".join(
-                        process.cmdline()):
-                    return process.pid
+                if (process.environ().get("JUPYTERHUB_USER") == name
+                        and "jupyterhub-singleuser" in " ".join(process.cmdline())):
+                    return process
             except psutil.Error:
                 continue
         return None
+
+    def server_pid(self, name):
+        """The pid of ``name``'s single-user server, or None."""
+        server = self.server_process(name)
+        return server and server.pid
+
+    def kernels(self, name):
+        """``name``'s running kernels: the processes their server started (psutil.Process)."""
+        server = self.server_process(name)
+        try:
+            children = server.children(recursive=True) if server else []
+        except psutil.Error:
+            return []
+        found = []
+        for child in children:
+            try:
+                if "ipykernel" in " ".join(child.cmdline()):
+                    found.append(child)
+            except psutil.Error:
+                continue
+        return found
+
+    def kernel_pids(self, name):
+        """The pids of ``name``'s running kernels."""
+        return [kernel.pid for kernel in self.kernels(name)]
 
     def user_api(self, name, method, path, body=None, timeout=120):
         """A request to ``name``'s own server (``/user/<name>/api/...``), through the proxy."""
