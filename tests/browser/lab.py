@@ -103,11 +103,17 @@ def widget_cells(name):
 def live_figure_colours(page, index, widget, timeout=60_000):
     """Scroll to the live figure's cell, wait until its canvas is laid out, and count the
     colours on each of its canvases (a drawn figure has more than a few)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout   # conftest: importorskip
     page.evaluate(f"() => jupyterapp.shell.currentWidget.content.scrollToItem({index})")
-    page.wait_for_function(
-        f"""() => {{ const el = document.querySelector('.jp-OutputArea [data-widget="{widget}"]');
-             return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
-        timeout=timeout)
+    try:
+        page.wait_for_function(
+            f"""() => {{ const el = document.querySelector('.jp-OutputArea [data-widget="{widget}"]');
+                 return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
+            timeout=timeout)
+    except PlaywrightTimeout:
+        shown = page.evaluate(f"""() => {{ const cell = jupyterapp.shell.currentWidget.content.widgets[{index}];
+            return cell ? cell.node.innerText.slice(-400) : 'no cell'; }}""")
+        raise AssertionError(f"the live figure {widget} did not appear; its cell shows: {shown!r}")
     return page.evaluate(f"""() => [...document.querySelectorAll(
         '.jp-OutputArea [data-widget="{widget}"] canvas')].map(c => {{
           const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
