@@ -104,6 +104,7 @@ def live_figure_colours(page, index, widget, timeout=60_000):
     """Scroll to the live figure's cell, wait until its canvas is laid out, and count the
     colours on each of its canvases (a drawn figure has more than a few)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout   # conftest: importorskip
+    page.bring_to_front()         # JupyterLab's current widget follows the page's focus
     page.evaluate(f"() => jupyterapp.shell.currentWidget.content.scrollToItem({index})")
     try:
         page.wait_for_function(

@@ -64,13 +64,24 @@ class Student:
         except PlaywrightError:      # the page is between two addresses of the link's chain
             return None
 
+    def front(self):
+        """Bring the student's page to the front. One page of a browser has the focus at a time,
+        and JupyterLab's current widget follows focus events: in a page behind the others the
+        chapter opens but never becomes the current widget."""
+        try:
+            self.page.bring_to_front()
+        except PlaywrightError:
+            pass
+
     def open_notebook(self):
         """The path of the notebook open in JupyterLab, or None while there is none."""
+        self.front()
         if not self._evaluate(NOTEBOOK_OPEN):
             return None
         return self._evaluate("() => jupyterapp.shell.currentWidget.context.path")
 
     def start_run_all(self):
+        self.front()
         self.mark("run")
         self.page.evaluate(START_RUN_ALL)
 

@@ -16,7 +16,7 @@ all cells of a chapter in JupyterLab, as in ``tests/hub/test_class.py``.
 
 Measured for each student and chapter, by sampling the student's processes every 0.2 s
 (psutil): the peak resident memory (RSS) of their single-user server and of the chapter's
-kernel; the CPU seconds (user + system) the server used from the chapter's opening to the end
+kernel, and their peak USS (memory no other process shares, every 1 s); the CPU seconds (user + system) the server used from the chapter's opening to the end
 of Run All, plus the chapter's kernel's whole life (its start included); the
 seconds from Run All to the first figure on the page and to the last cell, and from the click
 on the link to the chapter open in JupyterLab. Also the peak RSS of the whole run (hub, proxy,
@@ -67,22 +67,28 @@ class Sampler(threading.Thread):
         while not self.halt.is_set():
             if tick % 10 == 0:               # look for new processes (kernels) every 10 samples
                 roles = self.roles()
-            tick += 1
             total = 0
             for process, key in list(roles.items()):
                 try:
                     rss = process.memory_info().rss
+                    # USS (memory no other process shares) costs more to read: every 5th sample
+                    uss = process.memory_full_info().uss if key and tick % 5 == 0 else 0
                 except psutil.Error:
                     roles.pop(process)
                     continue
                 total += rss
                 if key:
                     self.peak[key] = max(self.peak.get(key, 0), rss)
+                    uss_key = (key[0], key[1] + "-uss", key[2])
+                    self.peak[uss_key] = max(self.peak.get(uss_key, 0), uss)
             self.total = max(self.total, total)
+            tick += 1
             self.halt.wait(self.every)
 
     def roles(self):
-        """Every process of the run -> (user, "server" or "kernel", pid), or None (hub, proxy)."""
+        """Every process of the run -> (user, role, pid), role "server", "kernel" or "helper"
+        (what else a server starts: git for nbgitpuller, JupyterLab's build check), or None
+        (the hub, the proxy)."""
         roles = {process: None for process in self.hub.processes()}
         for process in list(roles):
             try:
@@ -90,7 +96,8 @@ class Sampler(threading.Thread):
                 if user and "jupyterhub-singleuser" in " ".join(process.cmdline()):
                     roles[process] = (user, "server", process.pid)
                     for child in process.children(recursive=True):
-                        roles[child] = (user, "kernel", child.pid)
+                        kernel = "ipykernel" in " ".join(child.cmdline())
+                        roles[child] = (user, "kernel" if kernel else "helper", child.pid)
             except psutil.Error:
                 continue
         return roles
@@ -142,6 +149,9 @@ def run_chapter(students, hub, link, chapter, sampler, fresh_page):
             "student": student.name, "chapter": chapter,
             "server_peak_mb": sampler.user_peak(student.name, "server") / MB,
             "kernel_peak_mb": sampler.user_peak(student.name, "kernel") / MB,
+            "server_uss_mb": sampler.user_peak(student.name, "server-uss") / MB,
+            "kernel_uss_mb": sampler.user_peak(student.name, "kernel-uss") / MB,
+            "helper_peak_mb": sampler.user_peak(student.name, "helper") / MB,
             "cpu_s": server_cpu + cpu_seconds(kernels),
             "kernel_cpu_s": cpu_seconds(kernels),
             "open_s": opened_at - student.marks["click"],
@@ -182,15 +192,19 @@ def measure(sizes, out):
                                                 "run_peak_mb": total,
                                                 "load": [load0, os.getloadavg()[0]]})
                         print(summary_line(n, chapter, rows, total), flush=True)
+                        save(results, out)     # after every run: a failure later keeps these
                 finally:
                     sampler.halt.set()
                     for student in students:
                         student.close()
         browser.close()
+    return results
+
+
+def save(results, out):
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1))
-    return results
 
 
 def summary_line(n, chapter, rows, total):
@@ -208,13 +222,13 @@ def table(results):
         return max(r[key] for r in rows)
 
     lines = ["Per chapter, one student (N = 1):", "",
-             "| chapter | server peak MB | kernel peak MB | CPU s (server + kernel) | "
-             "first figure s | Run All s |", "|---|---:|---:|---:|---:|---:|"]
+             "| chapter | server peak MB | kernel peak MB | kernel USS MB | CPU s (server + kernel) | "
+             "first figure s | Run All s |", "|---|---:|---:|---:|---:|---:|---:|"]
     for run in (r for r in results["runs"] if r["students"] == 1):
         (row,) = run["rows"]
         figure = "no figure" if row["first_figure_s"] is None else f"{row['first_figure_s']:.1f}"
         lines.append(f"| {run['chapter']} | {row['server_peak_mb']:.0f} | {row['kernel_peak_mb']:.0f}"
-                     f" | {row['cpu_s']:.1f} | {figure} | {row['run_s']:.1f} |")
+                     f" | {row['kernel_uss_mb']:.0f} | {row['cpu_s']:.1f} | {figure} | {row['run_s']:.1f} |")
     lines += ["", f"The class chapter ({CLASS_CHAPTER}) with N students at once (median / worst):", "",
               "| N | server peak MB | kernel peak MB | CPU s per student | click to chapter open s |"
               " click to first figure s | Run All s | whole hub peak MB | load avg |",
