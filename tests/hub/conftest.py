@@ -10,8 +10,20 @@ import pytest
 
 from tools.hub.local import Course, LocalHub, singleuser_env
 
-from ..browser.conftest import browser  # noqa: F401 (the same headless chromium)
 from ..browser.lab import EXPOSE_APP, LAB_OFFLINE_FLAGS
+from ..browser.offline import CHROMIUM, CHROMIUM_ARGS
+from .students import CLASS_ARGS
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The browser checks' headless chromium, with every student's page running at full speed."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS + CLASS_ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="session")

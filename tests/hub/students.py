@@ -17,6 +17,12 @@ from tools.hub.local import REPO_NAME
 from ..browser.lab import NOTEBOOK_OPEN, RUN_STATE, START_RUN_ALL
 from ..browser.offline import OfflinePage
 
+# Many students' pages in one headless chromium: chromium would throttle the pages behind the
+# front one (timers, animation frames), and JupyterLab then never finishes opening the chapter
+# there. Every student's page runs as if it were the only one, as on the students' own machines.
+CLASS_ARGS = ["--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+              "--disable-backgrounding-occluded-windows"]
+
 # JupyterLab's own cell toolbar trips over jupyterlab-myst's Markdown cells (test_download.py).
 KNOWN_PAGE_ERROR = "_markdownOverlapsToolbar"
 

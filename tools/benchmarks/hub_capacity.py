@@ -38,7 +38,7 @@ from playwright.sync_api import sync_playwright
 
 from tests.browser.lab import EXPOSE_APP, LAB_OFFLINE_FLAGS, failures, not_run
 from tests.browser.offline import CHROMIUM, CHROMIUM_ARGS
-from tests.hub.students import Student, chapter_file, wait_all
+from tests.hub.students import CLASS_ARGS, Student, chapter_file, wait_all
 
 from ..hub.local import Course, LocalHub, chapter_path, pull_link, singleuser_env
 from ..toc import CHAPTERS, ROOT
@@ -174,7 +174,7 @@ def measure(sizes, out):
     results = {"cpus": os.cpu_count(), "memory_gb": psutil.virtual_memory().total / 2 ** 30,
                "runs": []}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + CLASS_ARGS)
         for n in sizes:
             with LocalHub(venv, lab_args=[*LAB_OFFLINE_FLAGS, EXPOSE_APP], timeout=TIMEOUT) as hub:
                 course = Course(hub.dir / "course")
