@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 from matplotlib.patches import Ellipse
+from matplotlib.ticker import MaxNLocator
 
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
@@ -276,7 +277,9 @@ def plot_log_tau_marginal(ax, reference, samples=(), labels=(), colors=(),
     ax.plot(*((density, grid) if vertical else (grid, density)), color=METHOD_COLORS["grid"],
             linewidth=1.5, label="exact")
     if vertical:
-        ax.set_xlabel(r"density of $\log\tau$")
+        # A narrow panel beside the funnel: the shared axis already says log tau.
+        ax.set_xlabel("density")
+        ax.xaxis.set_major_locator(MaxNLocator(2))
         ax.set_ylim(log_tau_range)
     else:
         ax.set_xlabel(r"$\log\tau$")
