@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 from matplotlib.patches import Ellipse
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import MaxNLocator
 
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
@@ -102,9 +103,12 @@ def deck_svg(fig):
     width, height = width * grow, max(height * grow, DECK_MIN_HEIGHT)
     for _ in range(4):
         fig.set_size_inches(width, height)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
-            fig.tight_layout()
+        if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+            fig.draw_without_rendering()      # lays out again, legends outside the plots included
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
+                fig.tight_layout()
         shown = min((ax.get_position().width * width for ax in plots), default=wanted)
         if shown >= 0.95 * wanted or width >= DECK_BOX[0]:
             break
