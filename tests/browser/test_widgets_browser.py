@@ -44,6 +44,8 @@ CONTROLS = {
     "metropolis": ["target", "scale", "speed", "preset", "play", "step", "reset", "clear",
                    "new-seed", "canvas"],
     "laplace-vi": ["target", "family", "lr", "samples", "play", "step", "reset", "canvas"],
+    "funnel": ["sampler", "form", "step", "leapfrog", "scale", "preset", "play", "step-once",
+               "reset", "new-seed", "canvas", "exact-starts"],
 }
 SCRIPTS = (widgets.DATA_NAME, widgets.BUNDLE_NAME)
 
@@ -252,8 +254,9 @@ def canvas_mouse(page, name):
         x, y = plot_point(page, name, "pred", [-2.0, 0.5])
         page.mouse.click(x, y)
         return
-    if name == "metropolis":
-        x, y = plot_point(page, name, "plot", [-0.5, 1.2])
+    if name in ("metropolis", "funnel"):
+        point = [-0.5, 1.2] if name == "metropolis" else [5.0, -2.0]
+        x, y = plot_point(page, name, "plot", point)
         page.mouse.click(x, y)
         return
     get = "w.centre" if name == "importance-sampling" else "w.startPoint"
@@ -272,7 +275,7 @@ def canvas_keys(page, root, name):
     root.locator("canvas[tabindex]").first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowUp")
-    if name == "metropolis":
+    if name in ("metropolis", "funnel"):
         page.keyboard.press("Enter")
 
 
@@ -451,6 +454,51 @@ def test_presets_show_their_failures(site, offline_page):
     vi = hook(page, "laplace-vi", "run(600)")
     assert abs(vi["mean"][0] - 2) < 0.2 and vi["sd"][0] < 0.8       # reverse KL: one mode
     assert vi["forward_kl"]["sd"][0] > 2                             # forward KL: both
+
+
+def test_funnel_presets_show_the_chapters_failures(site, offline_page):
+    """The chapter's runs, live: centred HMC diverges in the neck and misses P(tau < 1) by far
+    more than its MCSE, while R-hat stays near 1; non-centring fixes both; a step too large
+    diverges even on the non-centred form."""
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/funnel.html", "funnel")
+    hook(page, "funnel", "set({preset: 'centred-neck'})")
+    centred = hook(page, "funnel", "run(2000)")
+    exact = centred["exact_prob_tau_below_1"]
+    assert centred["steps"] == 2000 and centred["warmup"] == 500
+    assert centred["divergent_kept"] > 10 and centred["lowest_log_tau"] > -1.5, centred
+    assert (exact - centred["prob_tau_below_1"]) / centred["mcse"][1] > 2 * SETTINGS.error_mcse_max
+    hook(page, "funnel", "set({preset: 'non-centred'})")
+    fixed = hook(page, "funnel", "run(2000)")
+    assert fixed["divergent_all"] == 0 and fixed["lowest_log_tau"] < -4, fixed
+    assert max(fixed["rhat"]) < SETTINGS.rhat_max
+    for k, key in enumerate(("mean_log_tau", "prob_tau_below_1")):
+        error = (fixed[key] - fixed[f"exact_{key}"]) / fixed["mcse"][k]
+        assert abs(error) <= SETTINGS.error_mcse_max, (key, error)
+    hook(page, "funnel", "set({preset: 'big-step'})")
+    big = hook(page, "funnel", "run(1000)")
+    assert big["form"] == "non-centred" and big["divergent_share"] > 0.02, big
+    # The random walk on the funnel: no trajectories, so no divergence flags.
+    walk = hook(page, "funnel", "set({sampler: 'metropolis', form: 'centred'})")
+    walk = hook(page, "funnel", "run(4000)")
+    assert walk["divergent_share"] is None and 0 < min(walk["accept_rate"]) < 0.6, walk
+    assert view.errors == [], view.errors
+
+
+def test_funnel_places_a_start_where_clicked(site, offline_page):
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/funnel.html", "funnel")
+    root.scroll_into_view_if_needed()
+    x, y = plot_point(page, "funnel", "plot", [0.0, -3.0])
+    page.mouse.click(x, y)
+    page.wait_for_timeout(100)
+    starts = readout(page, "funnel")["starts"]
+    assert starts[0] == pytest.approx([0.0, -3.0], abs=0.3), starts
+    # A chain started in the neck in the centred form sticks there: R-hat says so.
+    stuck = hook(page, "funnel", "run(600)")
+    assert max(stuck["rhat"]) > SETTINGS.rhat_max, stuck["rhat"]
 
 
 # --- links, dark mode, motion ---------------------------------------------------------------------
@@ -766,7 +814,7 @@ def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_p
         return {title: box(slide.querySelector('h1, h2')),
                 widget: box(slide.querySelector('[data-widget]'))}; }"""
     before = page.evaluate(where)
-    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi") else "run(1)")
+    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi", "funnel") else "run(1)")
     page.wait_for_timeout(600)
     after = page.evaluate(where)
     moved = lambda a, b: {k: (a[k], b[k]) for k in a

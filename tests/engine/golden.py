@@ -190,8 +190,30 @@ def hierarchical_case():
             "points": points, "log_density": target.log_density(points),
             "grad": target.grad_log_density(points),
             "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
-                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))]}
+                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))],
+            "rwm": walk_replay(target, start, 2.38 / np.sqrt(target.dim) * sd, 2000, 80)}
+    # The funnel widget's exact picture: the joint density of (theta_1, log tau) at its nodes.
+    shown = widgets.funnel_data()["reference"]
+    nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
+    theta = np.linspace(-30.0, 45.0, 31)
+    case["funnel_density"] = {"theta": theta,
+                              "density": bc.log_tau_theta_density(reference, 0, theta)[nodes]}
     return case
+
+
+def walk_replay(target, start, scale, n_steps, seed):
+    """The package's random walk with the diagonal proposal diag(scale) and the draws it used:
+    per step d normals, then a uniform."""
+    chain = bc.metropolis_chain(target.log_density, start, np.diag(scale), n_steps,
+                                np.random.default_rng(seed), record_proposals=True)
+    rng, dim = np.random.default_rng(seed), len(start)
+    normals, uniforms = [], []
+    for _ in range(n_steps):
+        normals.append(rng.standard_normal(dim))
+        uniforms.append(rng.random())
+    return {"start": start, "scale": scale, "normals": np.ravel(normals), "uniforms": uniforms,
+            "draws": chain.draws.ravel(), "accepted": chain.accepted,
+            "accept_rate": chain.accept_rate}
 
 
 def dimension_case():

@@ -15,6 +15,9 @@ const CSS = `
 .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 @container bcw (max-width: 620px) { .bcw-body, .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr); } }
 .bcw { container: bcw / inline-size; }
+.bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); }
+.bcw-pair { display: grid; grid-template-columns: minmax(0, 2.2fr) minmax(0, 1fr); gap: 4px; align-items: start; }
+@container bcw (max-width: 620px) { .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr); } }
 .bcw-col { display: flex; flex-direction: column; gap: 0.5rem; min-width: 0; }
 .bcw-plot { position: relative; width: 100%; }
 .bcw-plot canvas { display: block; width: 100%; max-width: 100%; touch-action: none; border-radius: 4px; }
@@ -81,6 +84,7 @@ const CSS = `
 .reveal .bcw-big span { display: inline; }
 .reveal .bcw .bcw-readout th { white-space: nowrap; }
 .reveal .bcw-body, .reveal .bcw-body.bcw-wide { grid-template-columns: minmax(0, 0.84fr) minmax(0, 1.16fr); }
+.reveal .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .reveal .bcw-tables { display: flex; flex-direction: column; gap: 4px; }
 .reveal .bcw-status { min-height: 1.2em; height: 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .bcw-keys { display: none; }
