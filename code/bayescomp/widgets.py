@@ -148,20 +148,22 @@ class FunnelSettings(NamedTuple):
 class DimensionSettings(NamedTuple):
     """The dimension widget: chapter 6's standard Gaussian N(0, I_d) under both samplers.
 
-    Tuned by the chapter's rules (:func:`bayescomp.dimension_tuning`); four chains each from
-    exact draws, so no warm-up is needed.
+    Each sampler is tuned by the chapter's rule (:func:`bayescomp.dimension_tuning`, with
+    these constants) and runs four chains from exact draws, so no warm-up is needed. Both get
+    the same budget: per animation frame ``hmc_speed`` HMC iterations of L gradient
+    evaluations each, and as many random-walk steps (one log-density evaluation each) as
+    HMC spends gradients.
     """
 
     d: int = 10
     d_range: tuple = (1, 100)
     n_chains: int = 4
-    rwm_speed: int = 40                # random-walk steps per chain per frame
+    first_seed: int = 600
     hmc_speed: int = 8                 # HMC iterations per chain per frame
-    iterations: int = 2_000            # HMC iterations per chain in a run; the walk runs
-    rwm_factor: int = 5                # ... this many times as many steps
+    iterations: int = 2_000            # HMC iterations per chain in a run (the walk: L times more)
     path_length: float = 1.4
     rwm_base_scale: float = 2.38
-    presets: tuple = (1, 10, 100)
+    preset_dims: tuple = (1, 10, 100)
     histogram_bins: int = 40
 
 
@@ -358,7 +360,7 @@ def funnel(**params):
 
 # The widgets, in the order the book teaches them: the one list of their names.
 WIDGETS = tuple(map(_name, (posterior_explorer, importance_sampling, metropolis, laplace_vi,
-                            funnel)))
+                            dimension, funnel)))
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ CONTROLS = {
     "metropolis": ["target", "scale", "speed", "preset", "play", "step", "reset", "clear",
                    "new-seed", "canvas"],
     "laplace-vi": ["target", "family", "lr", "samples", "play", "step", "reset", "canvas"],
+    "dimension": ["d", "tuning", "preset", "play", "step-once", "reset", "new-seed", "canvas"],
     "funnel": ["sampler", "form", "step", "leapfrog", "scale", "preset", "play", "step-once",
                "reset", "new-seed", "canvas", "exact-starts"],
 }
@@ -254,8 +255,8 @@ def canvas_mouse(page, name):
         x, y = plot_point(page, name, "pred", [-2.0, 0.5])
         page.mouse.click(x, y)
         return
-    if name in ("metropolis", "funnel"):
-        point = [-0.5, 1.2] if name == "metropolis" else [5.0, -2.0]
+    if name in ("metropolis", "funnel", "dimension"):
+        point = {"metropolis": [-0.5, 1.2], "funnel": [5.0, -2.0], "dimension": [2.0, 0.1]}[name]
         x, y = plot_point(page, name, "plot", point)
         page.mouse.click(x, y)
         return
@@ -499,6 +500,41 @@ def test_funnel_places_a_start_where_clicked(site, offline_page):
     # A chain started in the neck in the centred form sticks there: R-hat says so.
     stuck = hook(page, "funnel", "run(600)")
     assert max(stuck["rhat"]) > SETTINGS.rhat_max, stuck["rhat"]
+
+
+def test_dimension_draws_match_the_exact_chi(site, offline_page):
+    """The typical set, with a known answer: the draws' distance from the mode has the chi_d
+    distribution, whose mean, E|x|^2 = d and distribution function the widget shows exactly."""
+    import math
+
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/dimension.html", "dimension")
+    for d in (1, 10, 100):
+        shown = hook(page, "dimension", f"set({{d: {d}}})")
+        exact = math.sqrt(2) * math.exp(math.lgamma((d + 1) / 2) - math.lgamma(d / 2))
+        assert shown["chi_mean"] == pytest.approx(exact, rel=1e-12)
+        assert shown["chi_mean"] ** 2 + shown["chi_variance"] == pytest.approx(d, rel=1e-12)
+        assert shown["update_ms"] < 50, shown["update_ms"]
+        run = hook(page, "dimension", "run(2000)")
+        hmc, walk = run["hmc"], run["rwm"]
+        assert abs(hmc["mean_r"] - exact) <= SETTINGS.error_mcse_max * hmc["mcse_r"], (d, hmc)
+        assert abs(walk["mean_r"] - exact) <= SETTINGS.error_mcse_max * walk["mcse_r"], (d, walk)
+        assert abs(run["within_draws"] - run["within_exact"]) < 0.05, run
+        # The chapter's rules: the walk accepts about a quarter (d >= 5), HMC most, and per
+        # evaluation HMC's ESS pulls away from the walk's as d grows.
+        if d >= 10:
+            assert 0.15 < walk["accept"] < 0.35 and hmc["accept"] > 0.6, run
+        if d == 100:
+            assert hmc["ess_per_evaluation"] > 10 * walk["ess_per_evaluation"], run
+    # The radius: P(|x| <= sqrt(2)) in d = 2 is 1 - e^-1.
+    shown = hook(page, "dimension", "set({d: 2, radius: Math.SQRT2})")
+    assert shown["within_exact"] == pytest.approx(1 - math.exp(-1), rel=1e-12)
+    # Tuned for d = 1 in d = 100, neither sampler moves.
+    hook(page, "dimension", "set({preset: 'untuned100'})")
+    stuck = hook(page, "dimension", "run(300)")
+    assert stuck["rwm"]["accept"] < 0.01 and stuck["hmc"]["accept"] < 0.05, stuck
+    assert view.errors == [], view.errors
 
 
 # --- links, dark mode, motion ---------------------------------------------------------------------
@@ -814,7 +850,8 @@ def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_p
         return {title: box(slide.querySelector('h1, h2')),
                 widget: box(slide.querySelector('[data-widget]'))}; }"""
     before = page.evaluate(where)
-    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi", "funnel") else "run(1)")
+    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi", "funnel", "dimension")
+         else "run(1)")
     page.wait_for_timeout(600)
     after = page.evaluate(where)
     moved = lambda a, b: {k: (a[k], b[k]) for k in a

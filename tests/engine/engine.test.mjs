@@ -435,6 +435,18 @@ test('chi_d: mean, E[r^2] = d and density match the exact formulas', () => {
   });
 });
 
+test('chi_d distribution function: the exact recursions from erf and exp', () => {
+  dimension.dims.forEach((d, i) => {
+    const radii = [...dimension.radii, Math.sqrt(d), 14];
+    // Absolute 1e-12: the recursion loses relative digits far in the lower tail.
+    radii.forEach((r, k) => {
+      const got = E.chiCdf(r, d);
+      const want = dimension.chi_cdf[i][k];
+      assert.ok(Math.abs(got - want) <= 1e-12 + 1e-9 * want, `chi cdf d=${d} r=${r}: ${got} vs ${want}`);
+    });
+  });
+});
+
 dimension.replays.forEach((run) => {
   test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
     const target = E.standardGaussianTarget(run.d);

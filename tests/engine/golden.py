@@ -243,7 +243,19 @@ def dimension_case():
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
     return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
-            "radii": radii, "chi_density": density, "replays": replays}
+            "radii": radii, "chi_density": density, "replays": replays,
+            "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
+
+
+def chi_cdf(r, d):
+    """P(|x| <= r) for x ~ N(0, I_d), exactly: P(1/2, x) = erf(sqrt x) or P(1, x) = 1 - e^-x,
+    then P(a + 1, x) = P(a, x) - x^a e^-x / Gamma(a + 1), with x = r^2 / 2."""
+    x = r * r / 2
+    a, p = (0.5, math.erf(math.sqrt(x))) if d % 2 else (1.0, -math.expm1(-x))
+    while a < d / 2:
+        p -= math.exp(a * math.log(x) - x - math.lgamma(a + 1))
+        a += 1
+    return p
 
 
 def diagnostics_case(draws):

@@ -76,7 +76,7 @@ def test_thresholds_are_the_working_rules():
 def test_widget_names_are_published_in_the_data():
     assert widgets.widget_data()["names"] == list(widgets.WIDGETS)
     assert widgets.WIDGETS == ("posterior-explorer", "importance-sampling", "metropolis",
-                               "laplace-vi", "funnel")
+                               "laplace-vi", "dimension", "funnel")
 
 
 def test_widget_data_needs_no_matplotlib():

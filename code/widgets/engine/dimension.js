@@ -113,3 +113,45 @@ export function densityHistogram(values, low, high, bins) {
   const total = values.length ? values.length * width : 1;
   return { density: counts.map((c) => c / total), outside, width, low, high };
 }
+
+/** The regularized lower incomplete gamma function P(k/2, x) for an integer k >= 1 and x >= 0:
+ * its series where it converges fast (x < k/2 + 1), else 1 - Q by Lentz's continued fraction
+ * (Press et al., Numerical Recipes, section 6.2). */
+function gammaPHalf(k, x) {
+  if (x <= 0) return 0;
+  const a = k / 2;
+  const logPrefactor = a * Math.log(x) - x - logGammaHalf(k);
+  if (x < a + 1) {
+    let term = 1 / a;
+    let sum = term;
+    for (let n = 1; n < 1000 && Math.abs(term) > Math.abs(sum) * 1e-16; n += 1) {
+      term *= x / (a + n);
+      sum += term;
+    }
+    return Math.exp(logPrefactor) * sum;
+  }
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let n = 1; n < 1000; n += 1) {
+    const an = -n * (n - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return 1 - Math.exp(logPrefactor) * h;
+}
+
+/** P(|x| <= r) for x ~ N(0, I_d): the chi_d distribution function, P(d/2, r^2/2). */
+export function chiCdf(r, d) {
+  if (!(Number.isInteger(d) && d >= 1)) throw new Error(`d must be an integer >= 1; got ${d}`);
+  return r <= 0 ? 0 : gammaPHalf(d, 0.5 * r * r);
+}

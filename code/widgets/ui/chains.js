@@ -5,6 +5,28 @@
 import { StagedDiagnostics } from '../engine/index.js';
 import { Widget, clampPoint, widgetKey } from './base.js';
 
+/** A growable array of numbers (a chain's log tau or theta_1). */
+export class Series {
+  constructor() {
+    this.values = new Float64Array(1024);
+    this.length = 0;
+  }
+
+  push(v) {
+    if (this.length === this.values.length) {
+      const next = new Float64Array(this.values.length * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[this.length] = v;
+    this.length += 1;
+  }
+
+  view(from = 0, to = this.length) {
+    return this.values.subarray(from, to);
+  }
+}
+
 /** Draws of several chains as dots on an offscreen layer: each frame paints only new draws. */
 export class DotLayer {
   constructor(plot) {
@@ -119,6 +141,14 @@ export class LiveDiagnostics {
     }
   }
 
+  /** Every summary of kept (as kept() returns it, or null) at once: for a pause or a run(). */
+  atOnce(kept) {
+    if (!kept) return null;
+    const staged = new StagedDiagnostics(kept);
+    while (!staged.step());
+    return staged.result;
+  }
+
   finished(result, steps) {
     if (result && result.every(Boolean)) {
       this.refreshTimes.push(performance.now());
@@ -136,11 +166,12 @@ export class ChainsWidget extends Widget {
     this.live = new LiveDiagnostics((result, steps) => this.finishDiagnostics(result, steps));
   }
 
-  /** The plot of the chains' draws, where clicks and the keyboard's cursor place starts. */
-  chainPlot(plot, placing) {
+  /** The plot of the chains' draws, where clicks and the keyboard's cursor place starts
+   * (placingCursor's options; none: the subclass handles the plot's pointer and keys). */
+  chainPlot(plot, placing = null) {
     this.plot = this.addPlot(plot);
     this.dots = new DotLayer(plot);
-    this.placing = placingCursor(plot, { ...placing, redraw: () => this.draw() });
+    this.placing = placing ? placingCursor(plot, { ...placing, redraw: () => this.draw() }) : { cursor: null };
     return plot;
   }
 

@@ -4,9 +4,9 @@
 // where their trajectories started. The readouts audit E[log tau] and P(tau < 1) against the
 // exact reference (the package's 1-D quadrature), with split R-hat, ESS and the share of
 // divergent transitions after warm-up. Defaults and presets are chapter 7's runs.
-import { HMCChain, RandomWalkChain, StagedDiagnostics, densityHistogram, funnelDensityGrid, hierarchicalTarget, seededSource } from '../engine/index.js';
+import { HMCChain, RandomWalkChain, densityHistogram, funnelDensityGrid, hierarchicalTarget, seededSource } from '../engine/index.js';
 import { clampPoint, withPreset } from './base.js';
-import { ChainsWidget } from './chains.js';
+import { ChainsWidget, Series } from './chains.js';
 import { bigReadouts, button, buttonRow, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
 
@@ -20,28 +20,6 @@ const SAMPLERS = [['hmc', 'HMC'], ['metropolis', 'random-walk Metropolis']];
 const FORMS = [['centred', 'centred'], ['non-centred', 'non-centred']];
 const LEVELS = Array.from({ length: 6 }, (_, k) => Math.exp(-(8 - (7.5 * k) / 5))); // the chapter's
 const THETA_NODES = 121;
-
-/** A growable array of numbers (a chain's log tau or theta_1). */
-class Series {
-  constructor() {
-    this.values = new Float64Array(1024);
-    this.length = 0;
-  }
-
-  push(v) {
-    if (this.length === this.values.length) {
-      const next = new Float64Array(this.values.length * 2);
-      next.set(this.values);
-      this.values = next;
-    }
-    this.values[this.length] = v;
-    this.length += 1;
-  }
-
-  view(from = 0, to = this.length) {
-    return this.values.subarray(from, to);
-  }
-}
 
 export class Funnel extends ChainsWidget {
   constructor(root, data, options = {}) {
@@ -212,14 +190,7 @@ export class Funnel extends ChainsWidget {
   }
 
   refreshDiagnostics() {
-    const kept = this.keptSeries(this.steps);
-    if (!kept) {
-      this.finishDiagnostics(null, this.steps);
-      return;
-    }
-    const staged = new StagedDiagnostics(kept);
-    while (!staged.step());
-    this.finishDiagnostics(staged.result, this.steps);
+    this.finishDiagnostics(this.live.atOnce(this.keptSeries(this.steps)), this.steps);
   }
 
   /** Share of kept iterations that diverged (HMC), and their number. */
