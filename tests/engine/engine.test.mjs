@@ -356,8 +356,13 @@ for (const form of ['centred', 'non-centred']) {
     test(`${form} eight schools: HMC run ${k + 1} (h = ${run.step_size}) replays NumPy's draws exactly`, () => {
       const d = run.start.length;
       const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-      const chain = E.hmcChain(target, run.start, { stepSize: run.step_size,
-        nLeapfrog: run.n_leapfrog, mass: run.mass }, run.n_steps, rng);
+      const chain = new E.HMCChain(target, run.start, { stepSize: run.step_size,
+        nLeapfrog: run.n_leapfrog, mass: run.mass }, rng);
+      for (let t = 0; t < run.n_steps; t += 1) {
+        const { path } = chain.step();
+        // The trajectory itself, leapfrog step by leapfrog step, for the first iterations.
+        if (t < run.paths.length) same(path.map((q) => Array.from(q)), run.paths[t], `trajectory ${t}`);
+      }
       assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
       same(chain.draws.map((x) => Array.from(x)), run.draws, 'draws');
       assert.deepEqual(chain.divergent, run.divergent, 'divergence flags');

@@ -165,7 +165,13 @@ def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
     for _ in range(n_steps):
         normals.append(rng.standard_normal(dim))
         uniforms.append(rng.random())
+    # The first trajectories, each from the state before its iteration, with its momentum.
+    states = np.vstack([start, chain.draws[:19]])
+    scale = np.sqrt(mass) if mass is not None else np.ones(dim)
+    paths = [bc.leapfrog(target.grad_log_density, state, scale * z, step_size, n_leapfrog,
+                         mass=mass).positions for state, z in zip(states, normals)]
     return {"start": start, "mass": mass, "step_size": step_size, "n_leapfrog": n_leapfrog,
+            "paths": paths,
             "n_steps": n_steps, "normals": np.ravel(normals), "uniforms": uniforms,
             "draws": chain.draws.ravel(), "divergent": chain.divergent,
             "energies": chain.energies, "energy_errors": chain.energy_errors,
