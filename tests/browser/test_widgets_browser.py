@@ -928,3 +928,39 @@ def test_anywidget_in_jupyterlab(lab_url, offline_page):
     finally:
         page.screenshot(path=str(shots / "jupyterlab-anywidget.png"))
     assert view.external == [], view.external
+
+
+@pytest.mark.parametrize("name,params,key", [("funnel", {"form": "non-centred"}, "form"),
+                                             ("dimension", {"d": 50}, "d")])
+def test_new_widgets_in_jupyterlab(name, params, key, lab_url, offline_page):
+    """bc.widgets.funnel() and bc.widgets.dimension() in a notebook, with starting parameters;
+    what the widget shows goes back to the kernel (its readout trait)."""
+    folder = ROOT / "_build" / "widgets-lab"
+    folder.mkdir(parents=True, exist_ok=True)
+    function = name.replace("-", "_")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"from bayescomp import widgets\nw = widgets.{function}(**{params!r})\nw"),
+        nbformat.v4.new_code_cell("import time; time.sleep(1.5); print('steps', w.readout['steps'])"),
+    ])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, folder / f"{name}.ipynb")
+    view = offline_page(lab_url)
+    page = view.page
+    page.goto(f"{lab_url}/lab/tree/_build/widgets-lab/{name}.ipynb?reset", wait_until="load")
+    page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=60_000)
+    page.locator(".jp-Notebook .jp-CodeCell").first.click()
+    page.wait_for_timeout(3000)   # the kernel starts
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(
+        f"() => {{ const el = document.querySelector('.jp-OutputArea [data-widget=\"{name}\"]');"
+        " return el && el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=90_000)
+    assert readout(page, name)[key] == params[key]
+    assert min(canvases_drawn(page, name)) > 3
+    hook(page, name, "run(200)")
+    page.wait_for_timeout(500)          # the readout goes back to the kernel
+    page.locator(".jp-Notebook .jp-CodeCell").nth(1).click()
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                           ".some(e => /steps 200/.test(e.textContent))", timeout=60_000)
+    assert view.external == [], view.external
