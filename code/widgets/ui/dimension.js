@@ -12,7 +12,7 @@ import { Plot } from './plot.js';
 
 const SAMPLERS = ['rwm', 'hmc'];
 const NAMES = { rwm: 'random walk', hmc: 'HMC' };
-const TUNINGS = [['chapter', 'the chapter’s rule for d'], ['d1', 'as for d = 1']];
+const TUNINGS = [['chapter', 'rule for d'], ['d1', 'rule for d = 1']];
 const TRACE = 300; // HMC iterations shown in the trace (the walk: as many evaluations)
 
 export class Dimension extends ChainsWidget {
@@ -28,6 +28,7 @@ export class Dimension extends ChainsWidget {
     this.tuning = 'chapter';
     this.seed = s.first_seed;
     this.radius = null;
+    this.stillSteps = s.iterations; // a still shows a whole run
     const left = this.column();
     const right = this.column();
     this.chainPlot(new Plot(left, { aspect: 0.62, maxHeight: 320, deck: { aspect: 0.6, maxHeight: 230 }, focusable: true, label: 'Histograms of the draws’ distance from the mode, for each sampler, against the exact chi density with d degrees of freedom; a vertical line marks the radius. Click or drag, or use the arrow keys, to move the radius.' }));

@@ -44,6 +44,7 @@ export class Funnel extends ChainsWidget {
       'non-centred': hierarchicalTarget(this.schools(), 'non-centred'),
     };
     this.box = [s.theta_range, s.log_tau_range];
+    this.stillSteps = s.hmc_iterations; // a still shows the chapter's run
     this.body.classList.add('bcw-funnel');
 
     const left = this.column();
