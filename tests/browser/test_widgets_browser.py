@@ -537,6 +537,33 @@ def test_dimension_draws_match_the_exact_chi(site, offline_page):
     assert view.errors == [], view.errors
 
 
+AXE = ROOT / "tools" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_axe_finds_no_violation(name, site, offline_page):
+    """axe-core (pinned in tools/npm) on the widget, on the page that holds it, after a run, in
+    light and dark mode: no violation of any rule it checks. (The page around it is the
+    theme's: axe reports two rules there, the search button's label and a sidebar item outside
+    a landmark, which are not the widget's.)"""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make npm`")
+    view = offline_page(site)
+    page = view.page
+    open_widget(page, f"{site}/{name}.html", name)
+    hook(page, name, "run(300)")
+    page.add_script_tag(path=str(AXE))
+    for theme in ("light", "dark"):
+        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        page.wait_for_timeout(200)
+        violations = page.evaluate("""async (name) => (await axe.run(`[data-widget="${name}"]`,
+                                                                 {resultTypes: ['violations']}))
+            .violations.map(v => ({id: v.id, impact: v.impact,
+                                   nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))}))""", name)
+        assert violations == [], json.dumps([theme, violations])
+    assert view.errors == [], view.errors
+
+
 # --- links, dark mode, motion ---------------------------------------------------------------------
 
 def test_copy_link_reproduces_the_state(site, browser):

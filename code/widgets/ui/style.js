@@ -50,7 +50,8 @@ const CSS = `
 .bcw-big div { background: var(--bcw-panel); border-radius: 6px; padding: 0.3em 0.5em; }
 .bcw-big span { display: block; color: var(--bcw-muted); font-size: 0.8em; }
 .bcw-big b { font-size: 1.3em; font-variant-numeric: tabular-nums; }
-.bcw-good { color: #009E73; } .bcw-warn { color: #D55E00; }
+/* Okabe-Ito green and vermillion, darkened to a 4.5:1 contrast on the light grounds (WCAG AA). */
+.bcw-good { color: #007A5A; } .bcw-warn { color: #B34F00; }
 .bcw-dark .bcw-good { color: #56c7a0; } .bcw-dark .bcw-warn { color: #ff8a4c; }
 .bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
 .bcw-footer > * { flex: 1 1 14rem; }
