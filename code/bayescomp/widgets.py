@@ -156,7 +156,9 @@ class DimensionSettings(NamedTuple):
     """
 
     d: int = 10
-    d_range: tuple = (1, 100)
+    # The d slider's stops, about evenly spaced on a log scale from 1 to 100 (a slider on
+    # log(d) with even steps would round several steps to the same d, so arrow keys would stick).
+    d_values: tuple = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100)
     n_chains: int = 4
     first_seed: int = 600
     hmc_speed: int = 8                 # HMC iterations per chain per frame

@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bayescomp import widgets
+
 from ..toc import ROOT
 
 DEFAULT_OUT = ROOT / "_build" / "widgets" / "benchmark.json"
@@ -189,7 +191,8 @@ def run(out_path=DEFAULT_OUT):
 
         # The dimension widget: dragging d, then both samplers at d = 100 for five seconds.
         page.locator('[data-widget="dimension"]').scroll_into_view_if_needed()
-        d_drag = page.evaluate(DRAG, ["dimension", "d", list(range(0, 201, 4)) + list(range(200, -1, -5)), True])
+        stops = len(widgets.DimensionSettings().d_values)
+        d_drag = page.evaluate(DRAG, ["dimension", "d", (list(range(stops)) + list(range(stops - 1, -1, -1))) * 2, True])
         page.evaluate("document.querySelector('[data-widget=\"dimension\"]').bcWidget.set({d: 100})")
         result["dimension"] = {"d_drag": summary(d_drag["times"]),
                                **animate(page, "dimension", 5000)}
@@ -216,7 +219,7 @@ def markdown(r):
         ("Funnel, dragging the step size / the leapfrog steps (each restarts four chains)", f"{f['step_drag']['median_ms']:.1f} / {f['leapfrog_drag']['median_ms']:.1f} ms median, {max(f['step_drag']['p95_ms'], f['leapfrog_drag']['p95_ms']):.1f} ms p95", "≤ 50 ms median"),
         ("Funnel, centred HMC (4 iterations × 10 leapfrog steps per chain per frame), a whole 2,000-iteration run", f"{f['fps']:.1f} fps; work per frame {f['work_median_ms']:.1f} ms median, {f['work_p95_ms']:.1f} ms p95", "60 fps"),
         ("Funnel, diagnostics refreshed", f"{f['diagnostics_per_second']:.1f} per second (longest gap {f['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
-        ("Dimension, dragging d from 1 to 100 and back (each restarts eight chains)", f"{dm['d_drag']['median_ms']:.1f} ms median, {dm['d_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
+        ("Dimension, dragging d over its stops from 1 to 100 and back (each restarts eight chains)", f"{dm['d_drag']['median_ms']:.1f} ms median, {dm['d_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
         ("Dimension, both samplers at d = 100 (8 HMC iterations and 24 walk steps per chain per frame)", f"{dm['fps']:.1f} fps; work per frame {dm['work_median_ms']:.1f} ms median, {dm['work_p95_ms']:.1f} ms p95", "60 fps"),
         ("Dimension, diagnostics refreshed", f"{dm['diagnostics_per_second']:.1f} per second (longest gap {dm['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
     ]

@@ -36,7 +36,7 @@ export class Dimension extends ChainsWidget {
     this.legend = legend(left, []);
     const panel = controlPanel(left);
     this.controls = {
-      d: slider(panel, { name: 'd', label: 'dimension d', min: s.d_range[0], max: s.d_range[1], value: this.d, log: true, steps: 200, format: (v) => String(Math.round(v)), onInput: (v) => this.set({ d: Math.round(v) }) }),
+      d: slider(panel, { name: 'd', label: 'dimension d', min: 0, max: s.d_values.length - 1, step: 1, value: this.stop(this.d), format: (v) => String(s.d_values[Math.round(v)]), onInput: (v) => this.set({ d: s.d_values[Math.round(v)] }) }),
       tuning: select(panel, { name: 'tuning', label: 'tuning', options: TUNINGS, value: this.tuning, onChange: (v) => this.set({ tuning: v }) }),
       preset: select(panel, { name: 'preset', label: 'preset', options: this.presetOptions(), value: '', onChange: (v) => v && this.set({ preset: v }) }),
     };
@@ -52,6 +52,12 @@ export class Dimension extends ChainsWidget {
     this.big = bigReadouts(right, [['within', 'share within the radius: draws / exact'], ['evaluations', 'evaluations per sampler']]);
     this.reset();
     this.start();
+  }
+
+  /** The d slider's stop nearest to d (on a log scale). */
+  stop(d) {
+    const distance = (v) => Math.abs(Math.log(v) - Math.log(d));
+    return this.s.d_values.reduce((best, v, i) => (distance(v) < distance(this.s.d_values[best]) ? i : best), 0);
   }
 
   presetOptions() {
@@ -179,8 +185,9 @@ export class Dimension extends ChainsWidget {
     const within = this.within();
     this.big.set('within', `${within.draws === null ? '–' : fmt(within.draws, 3)} / ${fmt(within.exact, 3)}`);
     this.big.set('evaluations', this.evaluations().toLocaleString('en'));
-    const note = this.tuning === 'chapter' ? 'tuned by the chapter’s rule' : 'tuned for d = 1';
-    this.say(`d = ${this.d}, ${note}: ${this.steps.toLocaleString('en')} HMC iterations and ${(this.steps * this.tuned.nLeapfrog).toLocaleString('en')} walk steps per chain; exact E|x| = ${fmt(this.chi.mean, 3)}, sd ${fmt(Math.sqrt(this.chi.variance), 3)}.`);
+    // One short line (on a slide the status holds one line of 20 px text).
+    const note = this.tuning === 'chapter' ? 'chapter’s rule' : 'rule for d = 1';
+    this.say(`d = ${this.d}, ${note}: ${this.steps.toLocaleString('en')} HMC iterations, ${(this.steps * this.tuned.nLeapfrog).toLocaleString('en')} walk steps.`);
   }
 
   // --- the radius ------------------------------------------------------------------------------
@@ -336,7 +343,8 @@ export class Dimension extends ChainsWidget {
     presets[`untuned${dims[dims.length - 1]}`] = { d: dims[dims.length - 1], tuning: 'd1' };
     const next = withPreset(presets, params);
     const before = { d: this.d, tuning: this.tuning, seed: this.seed };
-    if (next.d !== undefined) this.d = Math.min(s.d_range[1], Math.max(s.d_range[0], Math.round(Number(next.d))));
+    const [low, high] = [s.d_values[0], s.d_values[s.d_values.length - 1]];
+    if (next.d !== undefined) this.d = Math.min(high, Math.max(low, Math.round(Number(next.d))));
     if (next.tuning !== undefined) {
       if (!TUNINGS.some(([v]) => v === next.tuning)) throw new Error(`unknown tuning "${next.tuning}"`);
       this.tuning = next.tuning;
@@ -348,7 +356,7 @@ export class Dimension extends ChainsWidget {
       this.radius = next.radius === null ? null : Math.min(hi, Math.max(lo, Number(next.radius)));
     }
     const c = this.controls;
-    c.d.set(this.d);
+    c.d.set(this.stop(this.d));
     c.tuning.set(this.tuning);
     if (!params.preset) c.preset.set('');
     this.stillSteps = this.runLength;

@@ -79,7 +79,7 @@ export class Funnel extends ChainsWidget {
     button(row, { name: 'exact-starts', label: 'Exact starts', title: 'Start from the chapter’s four exact draws', onClick: () => this.set({ starts: null }) });
     button(row, { name: 'new-seed', label: 'New seed', onClick: () => this.set({ seed: this.seed + 10 }) });
 
-    this.big = bigReadouts(right, [['iterations', 'iterations per chain'], ['accept', 'acceptance'], ['divergent', 'divergent (kept)']]);
+    this.big = bigReadouts(right, [['iterations', 'iterations'], ['accept', 'acceptance'], ['divergent', 'divergent, kept']]);
     this.table = tableReadout(right, 'The audit against the exact posterior');
     this.reset();
     this.start();
@@ -231,10 +231,11 @@ export class Funnel extends ChainsWidget {
     });
     const names = ['R-hat', 'ESS', 'estimate ± 2 MCSE', 'exact', 'error / MCSE'];
     this.table.set(['', 'E[log τ]', 'P(τ < 1)'], names.map((name, k) => [name, cells[0][k], cells[1][k]]));
-    const form = this.form === 'centred' ? 'centred' : 'non-centred';
-    const sampler = this.sampler === 'hmc' ? `HMC (h = ${fmt(this.stepSize, 3)}, L = ${this.nLeapfrog})` : `Metropolis (${fmt(this.scale, 2)} ×)`;
-    if (!d) this.say(`${sampler}, ${form}: ${this.steps} iterations per chain. The audit starts after a few kept draws (warm-up: the first ${this.sampler === 'hmc' ? 'quarter' : 'tenth'}).`);
-    else this.say(`${sampler}, ${form}: ${this.steps.toLocaleString('en')} iterations per chain; ${div.all} divergent transitions so far, warm-up included.`);
+    // One short line (on a slide the status holds one line of 20 px text).
+    const sampler = this.sampler === 'hmc' ? `HMC h ${fmt(this.stepSize, 3)}, L ${this.nLeapfrog}` : `Metropolis ${fmt(this.scale, 2)} ×`;
+    const head = `${sampler}, ${this.form}: ${this.steps.toLocaleString('en')} iterations`;
+    if (!d) this.say(`${head}; warm-up: first ${this.sampler === 'hmc' ? 'quarter' : 'tenth'}.`);
+    else this.say(`${head}; ${div.all} divergent in all.`);
   }
 
   // --- moving a chain's start --------------------------------------------------------------
