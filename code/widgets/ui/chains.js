@@ -110,13 +110,14 @@ export function placingCursor(plot, { box, origin, place, redraw, onKey = null }
 /**
  * Diagnostics while chains run: every `interval` ms (200: at least 4 refreshes a second) a new
  * StagedDiagnostics starts on kept() (each parameter's kept draws per chain, or null), and each
- * frame does one of its jobs, so no frame carries them all; finish(result, steps) gets the
- * summaries. refreshTimes records when each finished (for the benchmark).
+ * frame does `jobsPerFrame` of its jobs, so no frame carries them all; finish(result, steps)
+ * gets the summaries. refreshTimes records when each finished (for the benchmark).
  */
 export class LiveDiagnostics {
-  constructor(finish, interval = 200) {
+  constructor(finish, { interval = 200, jobsPerFrame = 1 } = {}) {
     this.finish = finish;
     this.interval = interval;
+    this.jobsPerFrame = jobsPerFrame;
     this.staged = null;
     this.last = 0;
     this.refreshTimes = [];
@@ -135,9 +136,11 @@ export class LiveDiagnostics {
       const draws = kept(steps);
       if (draws) this.staged = { steps, work: new StagedDiagnostics(draws) };
     }
-    if (this.staged && this.staged.work.step()) {
-      this.finished(this.staged.work.result, this.staged.steps);
-      this.staged = null;
+    for (let job = 0; job < this.jobsPerFrame && this.staged; job += 1) {
+      if (this.staged.work.step()) {
+        this.finished(this.staged.work.result, this.staged.steps);
+        this.staged = null;
+      }
     }
   }
 
@@ -161,9 +164,24 @@ export class LiveDiagnostics {
 /** A widget whose chains are drawn on `plot` (set by chainPlot()) and diagnosed while they run:
  * subclasses define finishDiagnostics(result, steps). */
 export class ChainsWidget extends Widget {
+  /** options.jobsPerFrame: diagnostic jobs per animation frame (LiveDiagnostics). */
   constructor(root, data, options) {
     super(root, data, options);
-    this.live = new LiveDiagnostics((result, steps) => this.finishDiagnostics(result, steps));
+    this.live = new LiveDiagnostics((result, steps) => this.finishDiagnostics(result, steps),
+      { jobsPerFrame: options.jobsPerFrame ?? 1 });
+    this.histogramCache = null;
+  }
+
+  /**
+   * make() (a histogram of every draw so far), recomputed when the draws changed, but while
+   * playing at most every 150 ms: its cost grows with the draws, a frame's should not.
+   */
+  throttledHistogram(key, make) {
+    const now = performance.now();
+    const c = this.histogramCache;
+    const fresh = c && c.key === key && (c.steps === this.steps || (this.playing && now - c.at < 150));
+    if (!fresh) this.histogramCache = { key, steps: this.steps, at: now, value: make() };
+    return this.histogramCache.value;
   }
 
   /** The plot of the chains' draws, where clicks and the keyboard's cursor place starts
@@ -178,6 +196,7 @@ export class ChainsWidget extends Widget {
   /** New chains: no diagnostics, no dots. */
   forgetChains() {
     this.diagnostics = null;
+    this.histogramCache = null;
     this.live.reset();
     this.dots.clear();
   }

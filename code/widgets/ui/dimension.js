@@ -19,6 +19,7 @@ export class Dimension extends ChainsWidget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
+      jobsPerFrame: 3, // 4 parameters x 3 jobs: a refresh in 4 frames
       title: 'What each dimension costs: Metropolis and HMC on N(0, I_d), live',
       hint: 'Move d, then Play. Both samplers get the same number of evaluations. Drag on the histogram (or use the arrow keys) to move the radius.',
     });
@@ -254,7 +255,7 @@ export class Dimension extends ChainsWidget {
     const colors = this.colors();
     const [lo, hi] = this.xDomain();
     const bins = this.s.histogram_bins;
-    const hists = SAMPLERS.map((kind) => {
+    const hists = this.throttledHistogram(`${this.d}:${this.seed}:${this.tuning}`, () => SAMPLERS.map((kind) => {
       const all = new Float64Array(this.r[kind].reduce((n, s) => n + s.length, 0));
       let at = 0;
       for (const s of this.r[kind]) {
@@ -262,10 +263,13 @@ export class Dimension extends ChainsWidget {
         at += s.length;
       }
       return densityHistogram(all, lo, hi, bins);
-    });
-    const xs = Array.from({ length: 241 }, (_, i) => lo + ((hi - lo) * i) / 240);
-    const exact = xs.map((r) => chiDensity(r, this.d));
-    const top = Math.max(...exact, ...hists.flatMap((h) => Array.from(h.density))) * 1.08;
+    }));
+    if (!this.exactCurve || this.exactCurve.d !== this.d) {
+      const xs = Array.from({ length: 241 }, (_, i) => lo + ((hi - lo) * i) / 240);
+      this.exactCurve = { d: this.d, xs, density: xs.map((r) => chiDensity(r, this.d)) };
+    }
+    const { xs, density: exact } = this.exactCurve;
+    const top = Math.max(Math.max(...exact), ...hists.map((h) => Math.max(...h.density))) * 1.08;
     p.clear(th);
     p.setDomain([lo, hi], [0, top]);
     p.axes(th, { xLabel: 'distance from the mode, |x|', yLabel: 'density', xCount: 6, yCount: 3 });

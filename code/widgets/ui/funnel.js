@@ -25,6 +25,7 @@ export class Funnel extends ChainsWidget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
+      jobsPerFrame: 2, // 2 parameters x 3 jobs: a refresh in 3 frames
       title: 'The funnel: HMC and Metropolis on eight schools, live',
       hint: 'Choose a sampler and a form, then Play. × marks where a divergent trajectory started. Click the plot to move a chain’s start (keyboard: arrows, Enter).',
     });
@@ -315,20 +316,22 @@ export class Funnel extends ChainsWidget {
     const ref = this.f.reference;
     const [lo, hi] = this.s.log_tau_range;
     const warm = Math.floor(this.steps * this.warmupFraction);
-    const values = new Float64Array(this.logTau.reduce((n, s) => n + s.length - warm, 0));
-    let at = 0;
-    for (const s of this.logTau) {
-      values.set(s.view(warm), at);
-      at += s.length - warm;
-    }
-    const hist = densityHistogram(values, lo, hi, 40);
+    const hist = this.throttledHistogram(`${this.form}:${this.sampler}:${this.seed}`, () => {
+      const values = new Float64Array(this.logTau.reduce((n, s) => n + s.length - warm, 0));
+      let at = 0;
+      for (const s of this.logTau) {
+        values.set(s.view(warm), at);
+        at += s.length - warm;
+      }
+      return densityHistogram(values, lo, hi, 40);
+    });
     const top = Math.max(Math.max(...ref.density), Math.max(...hist.density)) * 1.05;
     p.clear(th);
     p.setDomain([0, top], [lo, hi]);
     p.axes(th, { xLabel: 'density', xCount: 2, yCount: 6, yTickLabels: false });
     p.clip();
     const { ctx } = p;
-    if (values.length) {
+    if (this.steps > warm) {
       ctx.fillStyle = th.colors.mcmc;
       ctx.globalAlpha = 0.45;
       hist.density.forEach((v, k) => {
