@@ -356,8 +356,13 @@ for (const form of ['centred', 'non-centred']) {
     test(`${form} eight schools: HMC run ${k + 1} (h = ${run.step_size}) replays NumPy's draws exactly`, () => {
       const d = run.start.length;
       const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-      const chain = E.hmcChain(target, run.start, { stepSize: run.step_size,
-        nLeapfrog: run.n_leapfrog, mass: run.mass }, run.n_steps, rng);
+      const chain = new E.HMCChain(target, run.start, { stepSize: run.step_size,
+        nLeapfrog: run.n_leapfrog, mass: run.mass }, rng);
+      for (let t = 0; t < run.n_steps; t += 1) {
+        const { path } = chain.step();
+        // The trajectory itself, leapfrog step by leapfrog step, for the first iterations.
+        if (t < run.paths.length) same(path.map((q) => Array.from(q)), run.paths[t], `trajectory ${t}`);
+      }
       assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
       same(chain.draws.map((x) => Array.from(x)), run.draws, 'draws');
       assert.deepEqual(chain.divergent, run.divergent, 'divergence flags');
@@ -367,6 +372,36 @@ for (const form of ['centred', 'non-centred']) {
     });
   });
 }
+
+for (const form of ['centred', 'non-centred']) {
+  test(`${form} eight schools: the funnel widget's random walk replays the package's chain`, () => {
+    const run = schools.forms[form].rwm;
+    const target = E.hierarchicalTarget(schoolsData, form);
+    const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
+    const walk = new E.RandomWalkChain(target, run.start, run.scale, rng);
+    const accepted = run.accepted.map(() => walk.step());
+    assert.deepEqual(accepted, run.accepted, 'accept decisions');
+    close(walk.draws.map((x) => Array.from(x)), run.draws, 'draws');
+    close(walk.acceptRate(), run.accept_rate, 'acceptance rate');
+    assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
+  });
+}
+
+test('the funnel widget\'s data: the engine targets from the data script, the exact picture', () => {
+  const funnel = widgetData.funnel;
+  const fromScript = { y: funnel.data.y, sigma: funnel.data.sigma, muPriorSd: funnel.data.mu_prior_sd,
+    tauPriorScale: funnel.data.tau_prior_scale };
+  assert.deepEqual(fromScript, schoolsData);
+  const grid = E.funnelDensityGrid(funnel.reference, schools.funnel_density.theta);
+  const K = funnel.reference.log_tau.length;
+  const expected = schools.funnel_density.density; // [node][theta]
+  const got = expected.map((row, k) => row.map((_, i) => grid.weights[i * K + k]));
+  close(got, expected, 'joint density of (theta_1, log tau)');
+  // The widget's mass matrices are those of the replays above (the chapter's).
+  for (const form of ['centred', 'non-centred']) {
+    close(schools.forms[form].hmc[0].mass, funnel.sd[form].map((s) => 1 / (s * s)), `${form} mass`);
+  }
+});
 
 test('the centred funnel replay diverges somewhere (so the flags are tested)', () => {
   const flags = schools.forms.centred.hmc.flatMap((run) => run.divergent);
@@ -405,6 +440,18 @@ test('chi_d: mean, E[r^2] = d and density match the exact formulas', () => {
   });
 });
 
+test('chi_d distribution function: the exact recursions from erf and exp', () => {
+  dimension.dims.forEach((d, i) => {
+    const radii = [...dimension.radii, Math.sqrt(d), 14];
+    // Absolute 1e-12: the recursion loses relative digits far in the lower tail.
+    radii.forEach((r, k) => {
+      const got = E.chiCdf(r, d);
+      const want = dimension.chi_cdf[i][k];
+      assert.ok(Math.abs(got - want) <= 1e-12 + 1e-9 * want, `chi cdf d=${d} r=${r}: ${got} vs ${want}`);
+    });
+  });
+});
+
 dimension.replays.forEach((run) => {
   test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
     const target = E.standardGaussianTarget(run.d);
@@ -419,5 +466,27 @@ dimension.replays.forEach((run) => {
       mass: h.mass }, h.n_steps, E.replaySource({ normals: h.normals, uniforms: h.uniforms }));
     close(chain.draws.map((x) => Array.from(x)), h.draws, 'HMC draws');
     close(chain.energies, h.energies, 'HMC energies');
+    close(chain.acceptRate(), h.accept_rate, 'HMC acceptance rate');
   });
+});
+
+test('the dimension widget\'s histogram: a density over its bins, values outside counted apart', () => {
+  const h = E.densityHistogram([0.1, 0.2, 0.6, 0.99, 1, 1.5, -0.1], 0, 1, 4);
+  close(Array.from(h.density), [2 / 7 / 0.25, 0, 1 / 7 / 0.25, 2 / 7 / 0.25], 'density', 1e-12);
+  assert.equal(h.outside, 2);
+});
+
+test('kept or not, a chain steps the same: keepDraws only drops the stored draws', () => {
+  const target = E.standardGaussianTarget(5);
+  const start = [0.3, -0.2, 1, 0.5, -1];
+  const settings = { stepSize: 0.5, nLeapfrog: 3 };
+  const kept = new E.HMCChain(target, start, settings, E.seededSource(3));
+  const lean = new E.HMCChain(target, start, { ...settings, keepDraws: false }, E.seededSource(3));
+  const walk = new E.RandomWalkChain(target, start, 0.8, E.seededSource(4));
+  const leanWalk = new E.RandomWalkChain(target, start, 0.8, E.seededSource(4), { keepDraws: false });
+  for (let t = 0; t < 50; t += 1) [kept, lean, walk, leanWalk].forEach((c) => c.step());
+  same(Array.from(lean.position), Array.from(kept.draws[49]), 'HMC state');
+  same(Array.from(leanWalk.current), Array.from(walk.draws[49]), 'walk state');
+  assert.equal(lean.draws.length + leanWalk.draws.length, 0);
+  assert.equal(lean.gradientEvaluations(), 150);
 });

@@ -165,7 +165,13 @@ def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
     for _ in range(n_steps):
         normals.append(rng.standard_normal(dim))
         uniforms.append(rng.random())
+    # The first trajectories, each from the state before its iteration, with its momentum.
+    states = np.vstack([start, chain.draws[:19]])
+    scale = np.sqrt(mass) if mass is not None else np.ones(dim)
+    paths = [bc.leapfrog(target.grad_log_density, state, scale * z, step_size, n_leapfrog,
+                         mass=mass).positions for state, z in zip(states, normals)]
     return {"start": start, "mass": mass, "step_size": step_size, "n_leapfrog": n_leapfrog,
+            "paths": paths,
             "n_steps": n_steps, "normals": np.ravel(normals), "uniforms": uniforms,
             "draws": chain.draws.ravel(), "divergent": chain.divergent,
             "energies": chain.energies, "energy_errors": chain.energy_errors,
@@ -190,8 +196,30 @@ def hierarchical_case():
             "points": points, "log_density": target.log_density(points),
             "grad": target.grad_log_density(points),
             "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
-                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))]}
+                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))],
+            "rwm": walk_replay(target, start, 2.38 / np.sqrt(target.dim) * sd, 2000, 80)}
+    # The funnel widget's exact picture: the joint density of (theta_1, log tau) at its nodes.
+    shown = widgets.funnel_data()["reference"]
+    nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
+    theta = np.linspace(-30.0, 45.0, 31)
+    case["funnel_density"] = {"theta": theta,
+                              "density": bc.log_tau_theta_density(reference, 0, theta)[nodes]}
     return case
+
+
+def walk_replay(target, start, scale, n_steps, seed):
+    """The package's random walk with the diagonal proposal diag(scale) and the draws it used:
+    per step d normals, then a uniform."""
+    chain = bc.metropolis_chain(target.log_density, start, np.diag(scale), n_steps,
+                                np.random.default_rng(seed), record_proposals=True)
+    rng, dim = np.random.default_rng(seed), len(start)
+    normals, uniforms = [], []
+    for _ in range(n_steps):
+        normals.append(rng.standard_normal(dim))
+        uniforms.append(rng.random())
+    return {"start": start, "scale": scale, "normals": np.ravel(normals), "uniforms": uniforms,
+            "draws": chain.draws.ravel(), "accepted": chain.accepted,
+            "accept_rate": chain.accept_rate}
 
 
 def dimension_case():
@@ -221,7 +249,19 @@ def dimension_case():
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
     return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
-            "radii": radii, "chi_density": density, "replays": replays}
+            "radii": radii, "chi_density": density, "replays": replays,
+            "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
+
+
+def chi_cdf(r, d):
+    """P(|x| <= r) for x ~ N(0, I_d), exactly: P(1/2, x) = erf(sqrt x) or P(1, x) = 1 - e^-x,
+    then P(a + 1, x) = P(a, x) - x^a e^-x / Gamma(a + 1), with x = r^2 / 2."""
+    x = r * r / 2
+    a, p = (0.5, math.erf(math.sqrt(x))) if d % 2 else (1.0, -math.expm1(-x))
+    while a < d / 2:
+        p -= math.exp(a * math.log(x) - x - math.lgamma(a + 1))
+        a += 1
+    return p
 
 
 def diagnostics_case(draws):

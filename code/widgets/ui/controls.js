@@ -163,7 +163,8 @@ export function tableReadout(parent, caption, { transposeOnSlides = false } = {}
           header.slice(1).map((name, j) => [name, ...rows.map((row) => row[j + 1])])];
       }
       const html = ['<thead><tr>'];
-      for (const h of header) html.push(`<th scope="col">${h}</th>`);
+      // An empty corner is a plain cell: an empty header would name nothing for a screen reader.
+      for (const h of header) html.push(h === '' ? '<td></td>' : `<th scope="col">${h}</th>`);
       html.push('</tr></thead><tbody>');
       for (const row of rows) {
         html.push('<tr>');

@@ -15,6 +15,9 @@ const CSS = `
 .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 @container bcw (max-width: 620px) { .bcw-body, .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr); } }
 .bcw { container: bcw / inline-size; }
+.bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); }
+.bcw-pair { display: grid; grid-template-columns: minmax(0, 2.2fr) minmax(0, 1fr); gap: 4px; align-items: start; }
+@container bcw (max-width: 620px) { .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr); } }
 .bcw-col { display: flex; flex-direction: column; gap: 0.5rem; min-width: 0; }
 .bcw-plot { position: relative; width: 100%; }
 .bcw-plot canvas { display: block; width: 100%; max-width: 100%; touch-action: none; border-radius: 4px; }
@@ -47,7 +50,8 @@ const CSS = `
 .bcw-big div { background: var(--bcw-panel); border-radius: 6px; padding: 0.3em 0.5em; }
 .bcw-big span { display: block; color: var(--bcw-muted); font-size: 0.8em; }
 .bcw-big b { font-size: 1.3em; font-variant-numeric: tabular-nums; }
-.bcw-good { color: #009E73; } .bcw-warn { color: #D55E00; }
+/* Okabe-Ito green and vermillion, darkened to a 4.5:1 contrast on the light grounds (WCAG AA). */
+.bcw-good { color: #007A5A; } .bcw-warn { color: #B34F00; }
 .bcw-dark .bcw-good { color: #56c7a0; } .bcw-dark .bcw-warn { color: #ff8a4c; }
 .bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
 .bcw-footer > * { flex: 1 1 14rem; }
@@ -81,6 +85,7 @@ const CSS = `
 .reveal .bcw-big span { display: inline; }
 .reveal .bcw .bcw-readout th { white-space: nowrap; }
 .reveal .bcw-body, .reveal .bcw-body.bcw-wide { grid-template-columns: minmax(0, 0.84fr) minmax(0, 1.16fr); }
+.reveal .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .reveal .bcw-tables { display: flex; flex-direction: column; gap: 4px; }
 .reveal .bcw-status { min-height: 1.2em; height: 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .bcw-keys { display: none; }
