@@ -46,9 +46,10 @@ STYLE = """<style>
        margin: 0.6em 0; max-width: 46em; }
 .bcq fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 .bcq legend { padding: 0; font-weight: 600; }
-.bcq-tag { text-transform: uppercase; letter-spacing: 0.05em; font-size: 0.8em; margin-right: 0.4em; }
+.bcq-tag { text-transform: uppercase; letter-spacing: 0.05em; margin-right: 0.4em; }
 .bcq-choices label, .bcq-number-row { display: block; margin: 0.3em 0; }
 .bcq input { font: inherit; accent-color: currentColor; }
+.bcq input[type=radio] { width: 1em; height: 1em; margin: 0 0.3em 0 0; vertical-align: -0.1em; }
 .bcq input.bcq-number { width: 9em; padding: 0.1em 0.3em; color: inherit; background: transparent;
                         border: 1px solid currentColor; border-radius: 0.2em; }
 .bcq button { font: inherit; color: inherit; background: transparent; cursor: pointer;

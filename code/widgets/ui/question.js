@@ -125,6 +125,7 @@ export function mountQuestion(root) {
   revealButton.addEventListener('click', () => {
     reveal();
     if (!state.attempts) say('The answer, shown before an attempt.');
+    else if (!state.correct) say(feedback.textContent.replace(/ Try again, or show the answer\.$/, ' The answer is below.'));
   });
   root.querySelectorAll('input.bcq-number').forEach((field) => {
     field.addEventListener('keydown', (event) => {
