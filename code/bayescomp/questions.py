@@ -16,13 +16,15 @@ chapters' calls).
 What the cell shows is one output bundle (:meth:`Question._repr_mimebundle_`):
 
 - ``text/html``: the question as a labelled group of radio buttons or a number field, a
-  Check button, and the answer with its explanation inside a closed ``<details>``, followed by
+  line for a view that runs no script, and the answer with its explanation inside a closed
+  ``<details>``, followed by
   the questions' script (:data:`SCRIPT`, built from ``code/widgets/ui/question.js``), inlined so
   the question works with no network and no other file: on the website, on its slide of the
   deck (where the presenter's next key reveals the answer) and in JupyterLab once the cell has
   run (JupyterLab runs the scripts of outputs it trusts: those of cells run in the session).
-  Where no script runs (a stored output in an untrusted notebook), the ``<details>`` still hides
-  the answer until it is opened. An attempt stays in the page; nothing is sent anywhere.
+  The script adds the Check and "Show the answer" buttons; where no script runs (a stored
+  output in an untrusted notebook) the question shows without them, says to run the cell, and
+  the ``<details>`` hides the answer until it is opened. An attempt stays in the page; nothing is sent anywhere.
 - :data:`MIME` (JSON): the prompt, the choices, the computed answer and its tolerance, for tests
   and tools. It has a vendor type, so no front end shows it (JupyterLab would show plain
   ``application/json`` as a tree, answer and all).
@@ -136,9 +138,8 @@ class Question:
             f'data-question="{spec}">{STYLE}'
             f'<div class="bcq-body"><fieldset><legend id="{qid}-prompt"><span class="bcq-tag">'
             f'Question</span> {esc(self.prompt)}</legend>{field}</fieldset>'
-            '<div><button type="button" class="bcq-check">Check</button>'
-            '<button type="button" class="bcq-reveal">Show the answer</button></div>'
-            '<p class="bcq-feedback" role="status" aria-live="polite"></p></div>'
+            '<p class="bcq-noscript">Run this cell to check an answer here, or open the '
+            'answer below.</p><p class="bcq-feedback" role="status" aria-live="polite"></p></div>'
             f'<details class="bcq-answer" id="{qid}-answer"><summary>Answer</summary>'
             f"<p><strong>Answer:</strong> {esc(self.answer_text())}</p>{explain}</details></div>"
             f"<script>{script}\nBayesCompQuestion.mount(document.currentScript.previousElementSibling);"

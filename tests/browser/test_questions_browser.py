@@ -392,9 +392,12 @@ def test_a_stored_question_in_jupyterlab_hides_its_answer(lab_url, offline_page)
     page.goto(f"{lab_url}/lab/tree/chapters/{name}.ipynb?reset", wait_until="load")
     page.wait_for_selector(".jp-OutputArea .bcq", timeout=60_000)
     root = page.locator(".jp-OutputArea .bcq").first
+    root.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
     spec = specs(nbformat.read(toc.notebook(name), as_version=4))[0]
     assert spec["prompt"] in root.inner_text()
     assert page.evaluate("(el) => el.bcQuestion === undefined", root.element_handle())
+    assert "Run this cell" in root.inner_text() and root.locator("button").count() == 0
     details = root.locator("details")
     assert details.count() == 1 and details.get_attribute("open") is None
     assert not root.locator("details p").first.is_visible()

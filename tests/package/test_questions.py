@@ -64,7 +64,7 @@ def test_the_answer_is_hidden_until_revealed():
     # the answer sits in a closed <details> (no "open"), after the form; the page's script
     # hides it; the prompt and every choice are labelled
     assert re.search(r'<details class="bcq-answer" id="[^"]+"><summary>', page)
-    assert page.index("<details") > page.index("bcq-check")
+    assert page.index("<details") > page.index("bcq-feedback")
     assert page.count("<label>") == 2 and 'aria-labelledby="' in page
     assert questions.SCRIPT.read_text(encoding="utf-8").strip() in page
 

@@ -2,7 +2,7 @@
 // question as HTML: the prompt, the choices or a number field, and the answer with its
 // explanation inside a closed <details> (so a front end that runs no script, such as
 // JupyterLab showing a stored output, still hides the answer until it is opened). This script,
-// inlined after that HTML by the package, makes it a self-check:
+// inlined after that HTML by the package, adds the buttons and makes it a self-check:
 //   - Check judges an attempt (a choice, or a number within the tolerance the package computed);
 //   - the answer and its explanation stay hidden until an attempt: a right one shows them, a
 //     wrong one says so and offers "Show the answer";
@@ -36,8 +36,22 @@ export function mountQuestion(root) {
   if (!root || root.bcQuestion) return root && root.bcQuestion;
   const spec = JSON.parse(root.getAttribute('data-question'));
   const feedback = root.querySelector('.bcq-feedback');
-  const revealButton = root.querySelector('.bcq-reveal');
   const details = root.querySelector('details.bcq-answer');
+  // The buttons exist only where this script runs; the line for a view without it goes.
+  const buttons = document.createElement('div');
+  buttons.className = 'bcq-buttons';
+  const button = (name, text) => {
+    const el = document.createElement('button');
+    el.type = 'button';
+    el.className = name;
+    el.textContent = text;
+    buttons.appendChild(el);
+    return el;
+  };
+  const checkButton = button('bcq-check', 'Check');
+  const revealButton = button('bcq-reveal', 'Show the answer');
+  feedback.before(buttons);
+  root.querySelectorAll('.bcq-noscript').forEach((el) => el.remove());
   const state = { attempts: 0, correct: false, revealed: false, deck: false, engaged: false };
 
   // The answer: a plain panel, hidden until an attempt (a <details> a reader could open first).
@@ -121,7 +135,7 @@ export function mountQuestion(root) {
     }
   }
 
-  root.querySelector('.bcq-check').addEventListener('click', check);
+  checkButton.addEventListener('click', check);
   revealButton.addEventListener('click', () => {
     reveal();
     if (!state.attempts) say('The answer, shown before an attempt.');
