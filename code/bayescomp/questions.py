@@ -64,6 +64,11 @@ STYLE = """<style>
 .bcq-answer p, .bcq p { margin: 0.2em 0; }
 .bcq-keys { font-style: italic; margin: 0 0 0.2em; }
 .bcq-engaged { outline: 3px dashed currentColor; outline-offset: 3px; }
+.reveal .bcq { padding: 0.2em 0.5em; margin: 0.2em 0; line-height: 1.25; }
+.reveal .bcq-choices label { margin: 0.1em 0; }
+.reveal .bcq-buttons, .reveal .bcq-feedback { display: inline-block; vertical-align: middle; }
+.reveal .bcq-feedback { min-height: 0; margin-left: 0.3em; }
+.reveal .bcq-answer { padding-top: 0.1em; margin-top: 0.1em; }
 </style>"""
 
 

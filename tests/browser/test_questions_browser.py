@@ -272,6 +272,9 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     root = page.locator(".present .bcq")
     # asked: the answer is a fragment, hidden; the presenter's → reveals it, the next → moves on
     assert not answer_visible(root) and "Keys move the slides" in root.inner_text()
+    # the explanation goes to the presenter: the speaker notes, not the slide
+    assert "7.5 is larger." in page.evaluate("Reveal.getSlideNotes()")
+    assert "7.5 is larger." not in root.inner_text()
     page.keyboard.press("ArrowRight")
     page.wait_for_timeout(300)
     assert slide_index(page) == 1 and answer_visible(root) and state(page, root)["revealed"]
@@ -328,6 +331,63 @@ def test_question_text_is_readable_from_the_back(mini_deck, offline_page):
         .filter(e => e.getClientRects().length)
         .map(e => [parseFloat(getComputedStyle(e).fontSize), e.textContent.trim().slice(0, 30)])""")
     assert sizes and min(px for px, _ in sizes) >= 28, sizes
+
+
+@pytest.fixture(scope="session")
+def book_questions_deck(tmp_path_factory, serve):
+    """Every question of the book, as stored, on its poll slide (title and kicker from the
+    chapter), in one deck made with the book's exporter and template."""
+    out = tmp_path_factory.mktemp("questions-book-deck")
+    deck_builder.copy_assets(out)
+    title = nbformat.v4.new_markdown_cell("# The book's questions")
+    title.metadata["slideshow"] = {"slide_type": "slide"}
+    cells = [title]
+    for name in WITH_QUESTIONS:
+        notebook = nbformat.read(toc.notebook(name), as_version=4)
+        for k, cell in enumerate(notebook.cells):
+            if "question" in cell.metadata.get("tags", []):
+                cells += [notebook.cells[k - 1], cell, notebook.cells[k + 1]]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    body, _ = deck_builder.exporter().from_notebook_node(notebook)
+    (out / "deck.html").write_text(body, encoding="utf-8")
+    return serve(out), len(cells) // 3
+
+
+def test_every_question_fits_its_slide(book_questions_deck, offline_page):
+    """Each of the book's questions on its slide, its answer shown: nothing taller than the
+    700 px canvas, every text at least 28 px, no axe violation, the clicker's → reveals, the
+    answer and its explanation in the speaker notes."""
+    base, count = book_questions_deck
+    view, page = open_deck(offline_page, base, "deck.html")
+    problems = []
+    for index in range(1, count + 1):
+        page.evaluate(f"Reveal.slide({index})")
+        page.wait_for_timeout(150)
+        root = page.locator(".present .bcq")
+        prompt = root.locator("legend").inner_text()[:50]
+        hidden = not answer_visible(root)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(250)
+        if not (hidden and answer_visible(root) and slide_index(page) == index):
+            problems.append((index, prompt, "→ did not reveal the answer"))
+        if "Answer:" not in (page.evaluate("Reveal.getSlideNotes()") or ""):
+            problems.append((index, prompt, "no answer in the speaker notes"))
+        height = page.evaluate("document.querySelector('.present').scrollHeight")
+        if height > 700:
+            problems.append((index, prompt, f"{height} px tall"))
+        small = page.evaluate("""() => [...document.querySelectorAll('.present .bcq *')]
+            .filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+            .map(e => parseFloat(getComputedStyle(e).fontSize)).filter(px => px < 28)""")
+        if small:
+            problems.append((index, prompt, f"text at {min(small)} px"))
+        violations = axe_violations(page, "'.present .bcq'")
+        if violations:
+            problems.append((index, prompt, violations))
+    shots = ROOT / "_build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "deck-last-question.png"))
+    assert problems == [], "\n".join(map(str, problems))
+    assert view.external == [] and view.errors == []
 
 
 def question_slides(name):

@@ -64,8 +64,12 @@ export function mountQuestion(root) {
   details.replaceWith(panel);
   const deck = root.closest('.reveal');
   state.deck = Boolean(deck);
-  if (deck) panel.classList.add('fragment'); // reveal.js shows it on the presenter's next key
-  else panel.hidden = true;
+  if (deck) {
+    panel.classList.add('fragment'); // reveal.js shows it on the presenter's next key
+    toNotes(root, panel);
+  } else {
+    panel.hidden = true;
+  }
   revealButton.hidden = !deck; // on a page: offered after a first attempt
   revealButton.setAttribute('aria-controls', panel.id);
 
@@ -153,6 +157,24 @@ export function mountQuestion(root) {
   if (deck) deckKeys(root, state);
   root.bcQuestion = { state: () => ({ ...state }), check, reveal };
   return root.bcQuestion;
+}
+
+// On a slide the audience sees the answer; the explanation (every paragraph after the answer's)
+// goes to the presenter, at the end of the slide's speaker notes, once the page has them.
+function toNotes(root, panel) {
+  const explanation = [...panel.children].slice(1);
+  if (!explanation.length) return;
+  explanation.forEach((el) => el.remove());
+  const move = () => {
+    const slide = root.closest('section');
+    const notes = [...slide.querySelectorAll('aside.notes')].filter((a) => a.closest('section') === slide);
+    const target = notes.length ? notes[notes.length - 1] : slide.appendChild(document.createElement('aside'));
+    target.classList.add('notes');
+    const answer = panel.children[0].cloneNode(true);
+    target.append(answer, ...explanation);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', move);
+  else move();
 }
 
 // On a slide the keys belong to the deck: whatever in the question has the focus (a choice just
