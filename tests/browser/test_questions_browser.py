@@ -286,7 +286,8 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     root.locator(".bcq-check").click()
     assert feedback(root).startswith("✗") and not answer_visible(root)
     picked = page.evaluate("(el) => el.querySelector('input:checked').value", root.element_handle())
-    page.keyboard.press("PageDown")              # a clicker's key, the focus on the question
+    root.locator("input:checked").focus()        # the focus on a choice, a form field
+    page.keyboard.press("PageDown")              # a clicker's key
     page.wait_for_timeout(300)
     assert answer_visible(root) and slide_index(page) == 1, "the clicker reveals first"
     assert page.evaluate("(el) => el.querySelector('input:checked').value",
