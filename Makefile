@@ -75,14 +75,15 @@ assets: npm ## copy MathJax for the website into _build/vendor
 	mkdir -p _build/vendor/mathjax
 	cp $(NPM_DIR)/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
 
-# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the two
-# bundles (a classic script for pages and decks, an ES module for anywidget) into _build/widgets
+# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
+# bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
 # with a demo page and the package's data script, and copies the bundles into the package
 # (code/bayescomp/static/, package data). Commit them: readers get them with no Node.js, and
 # tests/package/test_distribution.py fails while the committed copies are stale.
 widgets: env-reader npm ## rebuild the live figures' bundles into the package (then commit them)
 	node code/widgets/build.mjs _build/widgets
-	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js code/bayescomp/static/
+	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js \
+	   _build/widgets/bayescomp-question.js code/bayescomp/static/
 	$(PYTHON) -m bayescomp.widgets _build/widgets
 
 # Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
