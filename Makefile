@@ -41,7 +41,7 @@ UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
 
 .PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
-        nbval browser golden reader-check benchmark clean widgets
+        nbval browser golden reader-check benchmark clean widgets mutation
 
 help: ## list the targets
 	@echo "make book   builds the website (with decks and handouts); make test runs every test."
@@ -139,6 +139,25 @@ locks: ## regenerate the three locks (needs uv)
 	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
+
+# The mutation study (not part of `make test` or CI; about N min on 2 cores): mutmut 3 mutates the
+# package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
+# _build/mutation and, for each mutant, runs only the tests below that call the mutated
+# function (mutmut maps tests to functions in a first run). The tests are the fast package
+# tests that cover those modules; the score per module is in the README.
+MUTATION := _build/mutation
+MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
+	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
+	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_mutation_survivors
+mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make test`)
+	rm -rf $(MUTATION) && mkdir -p $(MUTATION)/tests/package
+	cp -r code/bayescomp tools/mutation/setup.cfg $(MUTATION)/
+	cp tests/__init__.py $(MUTATION)/tests/
+	cp tests/package/__init__.py tests/package/conftest.py \
+	  $(MUTATION_TESTS:%=tests/package/%.py) $(MUTATION)/tests/package/
+	cd $(MUTATION) && nice -n 10 $(PYTHON) -m mutmut run --max-children 2 > mutmut.log 2>&1 \
+	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }
+	$(PYTHON) -m tools.mutation.report $(MUTATION) | tee $(MUTATION)/report.md
 
 # Timings as ratios measured side by side in one run (the machine is shared and noisy).
 benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)
