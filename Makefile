@@ -36,6 +36,11 @@ NPM_DIR := tools/npm
 # Every test lives under tests/ (see tests/__init__.py); the parts below are its folders, and
 # nbval re-executes the chapters. tests/skips.py turns any unexplained skip into a failure.
 PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips
+# pytest-xdist: the tests run in parallel, a test file (or a chapter under nbval) at a time per
+# worker, so a file's session fixtures (chromium, a JupyterLab server) start once per worker and
+# a chapter's cells run in order in one kernel. `make test PYTEST_WORKERS=0` runs them serially.
+PYTEST_WORKERS ?= 2
+PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
@@ -107,17 +112,17 @@ lab: env-reader ## open the chapters in JupyterLab
 
 test: env-test slides ## run every test (after `make book`)
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) tests $(NBVAL)
+	$(PYTEST) $(PARALLEL) tests $(NBVAL)
 
 unit: env-test ## the package, the widgets' engine and the stored chapters (no browser)
-	$(PYTEST) $(UNIT_TESTS)
+	$(PYTEST) $(PARALLEL) $(UNIT_TESTS)
 
 nbval: env-test ## re-execute every chapter and compare its stored outputs
-	$(PYTEST) $(NBVAL)
+	$(PYTEST) $(PARALLEL) $(NBVAL)
 
 browser: env-test slides ## the browser checks: website, decks, JupyterLab, RISE, widgets
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) $(BROWSER_TESTS)
+	$(PYTEST) $(PARALLEL) $(BROWSER_TESTS)
 
 # The engine's golden values for `npm test` in code/widgets (make test writes its own).
 golden: env-reader ## write the widgets' golden values to _build/widgets/golden.json

@@ -30,11 +30,12 @@ def results(folder):
 
 
 def table(found):
-    lines = ["| module | mutants | killed | survived | no test | score |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = ["| module | mutants | killed | of which timed out | survived | no test | score |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     total = Counter()
     for module, statuses in found.items():
         counts = Counter("killed" if s in KILLED else s for s in statuses.values())
+        counts["timeout"] = sum(s == "timeout" for s in statuses.values())
         total.update(counts)
         lines.append(row(module, counts))
     lines.append(row("**all**", total))
@@ -42,9 +43,9 @@ def table(found):
 
 
 def row(module, counts):
-    n = sum(counts.values())
+    n = sum(v for k, v in counts.items() if k != "timeout")
     score = counts["killed"] / n if n else float("nan")
-    return (f"| {module} | {n} | {counts['killed']} | {counts['survived']} | "
+    return (f"| {module} | {n} | {counts['killed']} | {counts['timeout']} | {counts['survived']} | "
             f"{counts['no tests']} | {score:.1%} |")
 
 
