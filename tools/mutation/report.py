@@ -4,7 +4,8 @@ mutmut 3 writes, for each mutated file, ``mutants/<path>.meta``: a JSON object w
 ``exit_code_by_key`` maps every mutant to the exit code of the tests run against it. A mutant is
 *killed* when a test failed (or hung past mutmut's timeout: a mutant that loops forever is
 caught too); it *survived* when every test that covers its function passed; "no tests" means no
-test in the selection calls that function at all (counted against the score, like a survivor).
+test in the selection calls that function at all (counted against the score, like a survivor);
+"not checked" mutants (a run stopped early) are left out of the score and counted apart.
 
 Usage: ``python -m tools.mutation.report _build/mutation`` prints a Markdown table (the README's)
 and lists the survivors by module (``mutmut show NAME`` in that folder shows each diff).
@@ -30,8 +31,8 @@ def results(folder):
 
 
 def table(found):
-    lines = ["| module | mutants | killed | of which timed out | survived | no test | score |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| module | mutants | checked | killed | of which timed out | survived | no test | score |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     total = Counter()
     for module, statuses in found.items():
         counts = Counter("killed" if s in KILLED else s for s in statuses.values())
@@ -44,9 +45,10 @@ def table(found):
 
 def row(module, counts):
     n = sum(v for k, v in counts.items() if k != "timeout")
-    score = counts["killed"] / n if n else float("nan")
-    return (f"| {module} | {n} | {counts['killed']} | {counts['timeout']} | {counts['survived']} | "
-            f"{counts['no tests']} | {score:.1%} |")
+    checked = n - counts["not checked"]
+    score = f"{counts['killed'] / checked:.1%}" if checked else "–"
+    return (f"| {module} | {n} | {checked} | {counts['killed']} | {counts['timeout']} | "
+            f"{counts['survived']} | {counts['no tests']} | {score} |")
 
 
 def main(folder):
@@ -55,7 +57,8 @@ def main(folder):
         sys.exit(f"no mutmut results under {folder}/mutants: run `make mutation`")
     print(table(found))
     for module, statuses in found.items():
-        alive = sorted(name for name, s in statuses.items() if s not in KILLED)
+        alive = sorted(name for name, s in statuses.items()
+                       if s not in KILLED and s != "not checked")
         if alive:
             print(f"\n{module}: {len(alive)} not killed")
             for name in alive:
