@@ -47,3 +47,18 @@ def test_hmc_with_a_tiny_step_conserves_energy_and_accepts_every_trajectory():
     assert run.accept_rate == 1.0 and not run.divergent.any()
     # The Hamiltonian is at least the potential energy of the state kept (kinetic >= 0).
     assert np.all(run.energies >= -target.log_density(run.draws) - 1e-12)
+
+
+def test_e_bfmi_is_per_chain_and_takes_one_chain_of_four_draws():
+    # Survivors (the ArviZ cross-check of E-BFMI lives in the hierarchical tests, outside the
+    # mutation study's fast selection): pooling the chains' jumps (mean over every axis), and
+    # the input rule (one chain is enough, four draws are enough).
+    energies = np.array([[0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 0.1, 0.2, 0.3, 0.4]])
+    jumps = np.diff(energies, axis=1)
+    expected = (jumps**2).mean(axis=1) / energies.var(axis=1, ddof=1)
+    np.testing.assert_allclose(bc.e_bfmi(energies), expected, rtol=1e-12)
+    np.testing.assert_allclose(bc.e_bfmi(energies[:1]), expected[:1], rtol=1e-12)
+    four = energies[:, :4]
+    np.testing.assert_allclose(
+        bc.e_bfmi(four),
+        (np.diff(four, axis=1)**2).mean(axis=1) / four.var(axis=1, ddof=1), rtol=1e-12)
