@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from ..slides.figures import files_hash
+from ..slides.figures import files_hash, tree_files
 from ..slides.handouts import CHROMIUM, FLAGS
 from ..toc import ROOT
 from . import sphinx
@@ -90,13 +90,7 @@ def inputs_key():
     """A key for every file the single page and its printing are made from, and chromium's
     flags: while it holds, the PDF would come out the same, and neither Sphinx's singlehtml
     build (minutes: it writes the whole book again each time) nor chromium runs."""
-    files = []
-    for name in SOURCES:
-        path = ROOT / name
-        files += [path] if path.is_file() else sorted(
-            p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-            and ".ipynb_checkpoints" not in p.parts)
-    return files_hash(files, *PRINT_FLAGS)
+    return files_hash(tree_files(SOURCES), *PRINT_FLAGS)
 
 
 def build(out=DEFAULT_OUT):

@@ -331,14 +331,8 @@ BUILT_FROM = ROOT / "_build" / "slides-built-from.json"
 
 
 def sources_key():
-    from .figures import files_hash
-    files = []
-    for name in DECK_SOURCES:
-        path = ROOT / name
-        files += [path] if path.is_file() else sorted(
-            p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-            and ".ipynb_checkpoints" not in p.parts)
-    return files_hash(files)
+    from .figures import files_hash, tree_files
+    return files_hash(tree_files(DECK_SOURCES))
 
 
 def build_if_changed(out):
