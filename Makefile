@@ -36,12 +36,17 @@ NPM_DIR := tools/npm
 # Every test lives under tests/ (see tests/__init__.py); the parts below are its folders, and
 # nbval re-executes the chapters. tests/skips.py turns any unexplained skip into a failure.
 PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips
+# pytest-xdist: the tests run in parallel, a test file (or a chapter under nbval) at a time per
+# worker, so a file's session fixtures (chromium, a JupyterLab server) start once per worker and
+# a chapter's cells run in order in one kernel. `make test PYTEST_WORKERS=0` runs them serially.
+PYTEST_WORKERS ?= 2
+PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
 
 .PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
-        nbval browser golden reader-check benchmark clean widgets
+        nbval browser golden reader-check benchmark clean widgets mutation
 
 help: ## list the targets
 	@echo "make book   builds the website (with decks and handouts); make test runs every test."
@@ -108,17 +113,17 @@ lab: env-reader ## open the chapters in JupyterLab
 
 test: env-test slides ## run every test (after `make book`)
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) tests $(NBVAL)
+	$(PYTEST) $(PARALLEL) tests $(NBVAL)
 
 unit: env-test ## the package, the widgets' engine and the stored chapters (no browser)
-	$(PYTEST) $(UNIT_TESTS)
+	$(PYTEST) $(PARALLEL) $(UNIT_TESTS)
 
 nbval: env-test ## re-execute every chapter and compare its stored outputs
-	$(PYTEST) $(NBVAL)
+	$(PYTEST) $(PARALLEL) $(NBVAL)
 
 browser: env-test slides ## the browser checks: website, decks, JupyterLab, RISE, widgets
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) $(BROWSER_TESTS)
+	$(PYTEST) $(PARALLEL) $(BROWSER_TESTS)
 
 # The engine's golden values for `npm test` in code/widgets (make test writes its own).
 golden: env-reader ## write the widgets' golden values to _build/widgets/golden.json
@@ -140,6 +145,25 @@ locks: ## regenerate the three locks (needs uv)
 	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
+
+# The mutation study (not part of `make test` or CI; about N min on 2 cores): mutmut 3 mutates the
+# package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
+# _build/mutation and, for each mutant, runs only the tests below that call the mutated
+# function (mutmut maps tests to functions in a first run). The tests are the fast package
+# tests that cover those modules; the score per module is in the README.
+MUTATION := _build/mutation
+MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
+	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
+	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_mutation_survivors
+mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make test`)
+	rm -rf $(MUTATION) && mkdir -p $(MUTATION)/tests/package
+	cp -r code/bayescomp tools/mutation/setup.cfg $(MUTATION)/
+	cp tests/__init__.py $(MUTATION)/tests/
+	cp tests/package/__init__.py tests/package/conftest.py \
+	  $(MUTATION_TESTS:%=tests/package/%.py) $(MUTATION)/tests/package/
+	cd $(MUTATION) && nice -n 10 $(PYTHON) -m mutmut run --max-children 2 > mutmut.log 2>&1 \
+	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }
+	$(PYTHON) -m tools.mutation.report $(MUTATION) | tee $(MUTATION)/report.md
 
 # Timings as ratios measured side by side in one run (the machine is shared and noisy).
 benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)

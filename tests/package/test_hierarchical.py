@@ -191,10 +191,9 @@ def test_joint_density_of_log_tau_and_theta_integrates_to_the_marginal():
                                rtol=0, atol=1e-9 * coarse.log_tau_density.max())
 
 
-def test_the_reference_matches_arviz_stored_nuts_runs():
+def test_the_reference_matches_arviz_stored_nuts_runs(az):
     # ArviZ ships NUTS runs of this very model (PyMC, the same priors). The non-centred run
     # agrees with the quadrature within its MCSE; the centred run under-explores the neck.
-    az = pytest.importorskip("arviz")
     p = REFERENCE.prob_tau_below_1
     for name in ("non_centered_eight", "centered_eight"):
         posterior = az.load_arviz_data(name).posterior
@@ -267,8 +266,7 @@ def test_newton_ascent_agrees_with_newton_on_the_logistic_posterior(lecture):
     np.testing.assert_allclose(path.points[-1], lecture.laplace.mean, rtol=1e-10)
 
 
-def test_e_bfmi_matches_arviz():
-    az = pytest.importorskip("arviz")
+def test_e_bfmi_matches_arviz(az):
     energies = np.cumsum(np.random.default_rng(10).normal(size=(3, 500)), axis=1)
     np.testing.assert_allclose(bc.e_bfmi(energies), az.bfmi(energies), rtol=1e-12)
 

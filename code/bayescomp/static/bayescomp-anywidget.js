@@ -37,7 +37,8 @@ var We=Object.defineProperty;var u=(i,t)=>We(i,"name",{value:t,configurable:!0})
 .bcw button[aria-pressed=true] { background: var(--bcw-accent); color: #fff; border-color: var(--bcw-accent); }
 .bcw :focus-visible { outline: 3px solid var(--bcw-focus); outline-offset: 2px; }
 .bcw canvas:focus-visible { outline-offset: 0; }
-.bcw-readout { font-variant-numeric: tabular-nums; }
+/* A table wider than a phone scrolls inside its own box; the page does not (WCAG 1.4.10). */
+.bcw-readout { font-variant-numeric: tabular-nums; overflow-x: auto; max-width: 100%; }
 .bcw .bcw-readout table { border-collapse: collapse; width: 100%; font-size: 1em; table-layout: auto;
   margin: 0; border: 0; color: inherit; }
 .bcw .bcw-readout tr, .bcw .bcw-readout tbody tr:nth-child(odd), .bcw .bcw-readout tbody tr:nth-child(even),
@@ -51,18 +52,18 @@ var We=Object.defineProperty;var u=(i,t)=>We(i,"name",{value:t,configurable:!0})
 .bcw-big div { background: var(--bcw-panel); border-radius: 6px; padding: 0.3em 0.5em; }
 .bcw-big span { display: block; color: var(--bcw-muted); font-size: 0.8em; }
 .bcw-big b { font-size: 1.3em; font-variant-numeric: tabular-nums; }
-/* Okabe-Ito green and vermillion, darkened to a 4.5:1 contrast on the light grounds (WCAG AA). */
-.bcw-good { color: #007A5A; } .bcw-warn { color: #B34F00; }
+/* The palette's bluish green and vermillion, darkened for text: 5.4:1 and 5.5:1 on white (WCAG AA). */
+.bcw-good { color: #00775a; } .bcw-warn { color: #b04a00; }
 .bcw-dark .bcw-good { color: #56c7a0; } .bcw-dark .bcw-warn { color: #ff8a4c; }
 .bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
-.bcw-footer > * { flex: 1 1 14rem; }
+.bcw-footer > * { flex: 1 1 14rem; min-width: 0; }
 .bcw-footer > :first-child { flex: 3 1 30rem; }
 .bcw-status { color: var(--bcw-muted); font-size: 0.85em; min-height: 1.2em; }
 .bcw-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; font-size: 0.82em; color: var(--bcw-muted); }
 .bcw-legend i { display: inline-block; width: 1.4em; height: 0; border-top: 3px solid; vertical-align: middle; margin-right: 0.3em; }
 .bcw-legend i.bcw-dash { border-top-style: dashed; }
 .bcw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.bcw-error { color: #D55E00; font-weight: 600; }
+.bcw-error { color: #b04a00; font-weight: 600; }
 /* On a slide: every text at least 20 px of the 960 x 700 canvas (the figure text a back row
    reads); hierarchy by weight and colour, not by size. */
 .reveal .bcw { font-size: 20px; line-height: 1.2; margin: 0 auto; width: 100%; padding: 4px 6px; border: 0; }
