@@ -526,10 +526,11 @@ def test_dimension_draws_match_the_exact_chi(site, offline_page):
             assert 0.15 < walk["accept"] < 0.35 and hmc["accept"] > 0.6, run
         if d == 100:
             assert hmc["ess_per_evaluation"] > 10 * walk["ess_per_evaluation"], run
-    # Moving d restarts eight chains: the median update takes under 50 ms (the target;
-    # one update alone can be slowed by a busy machine).
-    times = [hook(page, "dimension", f"set({{d: {d}}})")["update_ms"] for d in (2, 20, 50, 100, 5)]
-    assert sorted(times)[2] < 50, times
+    # Moving d restarts eight chains: the median of 11 updates takes under 50 ms (the issue's
+    # target; on a busy machine a few updates alone take longer).
+    times = [hook(page, "dimension", f"set({{d: {d}}})")["update_ms"]
+             for d in (2, 20, 50, 100, 5, 60, 3, 40, 8, 80, 10)]
+    assert sorted(times)[5] < 50, times
     # The radius: P(|x| <= sqrt(2)) in d = 2 is 1 - e^-1.
     shown = hook(page, "dimension", "set({d: 2, radius: Math.SQRT2})")
     assert shown["within_exact"] == pytest.approx(1 - math.exp(-1), rel=1e-12)
