@@ -57,6 +57,8 @@ var We=Object.defineProperty;var u=(i,t)=>We(i,"name",{value:t,configurable:!0})
 .bcw-dark .bcw-good { color: #56c7a0; } .bcw-dark .bcw-warn { color: #ff8a4c; }
 .bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
 .bcw-footer > * { flex: 1 1 14rem; min-width: 0; }
+/* On a slide the canvas is fixed and the tables are laid out to fit it: no scroll box there. */
+.reveal .bcw-readout { overflow-x: visible; } .reveal .bcw-footer > * { min-width: auto; }
 .bcw-footer > :first-child { flex: 3 1 30rem; }
 .bcw-status { color: var(--bcw-muted); font-size: 0.85em; min-height: 1.2em; }
 .bcw-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; font-size: 0.82em; color: var(--bcw-muted); }
