@@ -48,6 +48,9 @@ DECK_CSS = """
                   font-weight: 600; color: #0072B2; margin: 0 0 4px 0 !important; }
 .reveal .jp-RenderedHTMLCommon h1 { font-size: 64px; line-height: 1.1; margin: 0 0 16px; }
 .reveal .jp-RenderedHTMLCommon h2 { font-size: 44px; line-height: 1.1; margin: 0 0 14px; }
+/* A title with no kicker above it starts a slide: its glyphs (taller than its 1.1 line) stay
+   inside the canvas. */
+.reveal .jp-RenderedHTMLCommon h2:first-child { padding-top: 0.2em; }
 .reveal .jp-RenderedHTMLCommon h3 { font-size: 34px; line-height: 1.15; margin: 0 0 10px; }
 .reveal .jp-RenderedHTMLCommon table { font-size: 28px; margin: 0.2em 0; }
 .reveal .jp-RenderedHTMLCommon td, .reveal .jp-RenderedHTMLCommon th { padding: 0.1em 0.4em; }
