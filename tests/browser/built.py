@@ -12,12 +12,15 @@ DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slid
 
 # How each live figure is run before a check: every readout and table filled in. The Metropolis
 # figure runs the book's 12,000 steps per chain (its diagnostics table is the widest thing on a
-# page); importance sampling draws a fresh set; VI takes 300 Adam steps.
+# page); importance sampling draws a fresh set; VI takes 300 Adam steps; the funnel runs the
+# chapter's 2,000 iterations and the dimension figure 500.
 RUNS = {
     "posterior-explorer": "",
     "importance-sampling": "el.bcWidget.run(1);",
     "metropolis": "el.bcWidget.run(12000); el.bcWidget.widget.refreshDiagnostics();",
     "laplace-vi": "el.bcWidget.run(300);",
+    "funnel": "el.bcWidget.run(2000);",
+    "dimension": "el.bcWidget.run(500);",
 }
 
 
