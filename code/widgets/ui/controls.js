@@ -149,6 +149,10 @@ export function bigReadouts(parent, items) {
 export function tableReadout(parent, caption, { transposeOnSlides = false } = {}) {
   const box = document.createElement('div');
   box.className = 'bcw-readout';
+  // The box scrolls sideways when the table is wider than a phone: keyboard users reach it too.
+  box.tabIndex = 0;
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', caption);
   const table = document.createElement('table');
   table.setAttribute('aria-label', caption);
   box.appendChild(table);
