@@ -1,6 +1,6 @@
 """Accessibility of the built website and decks, in headless chromium with the network cut.
 
-- **axe-core** (pinned in ``tools/npm``), WCAG 2 A and AA rules, finds no violation on any built
+- **axe-core** (pinned in ``tools/npm``), WCAG 2.0 and 2.1 A and AA rules, finds no violation on any built
   page of the website or any slide of any deck, with every live figure mounted and run (so the
   readouts and tables a run fills in are checked too).
 - Reflow on phones is checked in ``test_reflow.py``.
@@ -15,11 +15,11 @@ from tools.toc import ROOT
 from .built import decks, decks_url, run_widgets, site_pages, site_url, wait_for_math  # noqa: F401
 
 AXE = ROOT / "tools" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
-WCAG_TAGS = ["wcag2a", "wcag2aa"]           # WCAG 2.0 level A and AA
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]   # WCAG 2.0 and 2.1, levels A and AA
 
 
 def axe_violations(page, context="document"):
-    """axe-core's WCAG 2 A/AA violations in ``context`` (a JS expression), one line each."""
+    """axe-core's WCAG 2.0 and 2.1 A/AA violations in ``context`` (a JS expression), one line each."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     found = page.evaluate(f"""async () => {{
