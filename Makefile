@@ -108,7 +108,11 @@ book: env-build assets slides ## build the website into _build/html (decks, arch
 	@echo "Website: $(SITE)/index.html"
 
 # The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
+# `jupyter trust`: JupyterLab then runs the scripts stored in the chapters' outputs, so the
+# self-check questions work before a chapter has run (an untrusted chapter shows them with the
+# answer folded away, and no Check button).
 lab: env-reader ## open the chapters in JupyterLab
+	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 test: env-test slides ## run every test (after `make book`)

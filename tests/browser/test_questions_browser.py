@@ -458,7 +458,8 @@ def test_questions_in_jupyterlab(lab_url, offline_page):
 
 
 def test_a_stored_question_in_jupyterlab_hides_its_answer(lab_url, offline_page):
-    """A chapter as stored (untrusted): no script runs, the answer stays in a closed <details>."""
+    """A chapter as stored (untrusted): no script runs, the answer stays in a closed <details>.
+    (`make lab` trusts the chapters; this server has a trust database of its own.)"""
     name = WITH_QUESTIONS[0]
     view = offline_page(lab_url)
     page = view.page
@@ -476,4 +477,30 @@ def test_a_stored_question_in_jupyterlab_hides_its_answer(lab_url, offline_page)
     assert not root.locator("details p").first.is_visible()
     details.locator("summary").click()
     assert root.locator("details p").first.is_visible()
+    assert view.external == [], view.external
+
+
+def test_a_trusted_stored_chapter_checks_answers_in_jupyterlab(lab_url, lab_env, offline_page):
+    """A chapter as stored, trusted as `make lab` trusts it (`jupyter trust`): JupyterLab runs
+    its outputs' scripts, so a question checks an attempt before the chapter has run."""
+    name = WITH_QUESTIONS[0]
+    folder = ROOT / "_build" / "trusted-lab"
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / f"{name}.ipynb"
+    copy.write_bytes(toc.notebook(name).read_bytes())
+    subprocess.run([sys.executable, "-m", "jupyter", "trust", str(copy)], env=lab_env, check=True,
+                   capture_output=True)
+    view = offline_page(lab_url)
+    page = view.page
+    page.goto(f"{lab_url}/lab/tree/_build/trusted-lab/{name}.ipynb?reset", wait_until="load")
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea .bcq')]"
+                           ".some(e => e.bcQuestion)", timeout=60_000)
+    root = page.locator(".jp-OutputArea .bcq").first
+    root.scroll_into_view_if_needed()
+    spec = specs(nbformat.read(copy, as_version=4))[0]
+    assert "Run this cell" not in root.inner_text()
+    if spec["kind"] == "choice":
+        drive_choice(page, root, spec)
+    else:
+        drive_number(page, root, spec)
     assert view.external == [], view.external
