@@ -181,6 +181,20 @@ test('what each convention of the production diagnostics gives', () => {
   assert.ok(Number.isNaN(summary.rhat) && summary.essBulk > 0 && summary.essTail > 0);
 });
 
+test('rank normalization: average ranks of ties, by the radix sort, against counting', () => {
+  // Negative and positive values, -0 and +0 (tied), repeats, magnitudes from 1e-300 to 1e300.
+  const values = [3, -1, 0, -0, 2.5, 3, -1e300, 1e-300, -1e-300, 1e300, 3, 0.1, -2.5, 2.5];
+  const chains = [Float64Array.from(values.slice(0, 7)), Float64Array.from(values.slice(7))];
+  const z = E.rankNormalize(chains).flatMap((c) => Array.from(c));
+  values.forEach((v, i) => {
+    // Rank = (number below + 1 + number below or equal) / 2.
+    const below = values.filter((w) => w < v).length;
+    const upTo = values.filter((w) => w <= v).length;
+    const want = E.normalQuantile(((below + 1 + upTo) / 2 - 3 / 8) / (values.length + 1 / 4));
+    assert.equal(z[i], want, `value ${v} (index ${i})`);
+  });
+});
+
 test('the production diagnostics say what is wrong with bad input', () => {
   const chain = (n) => Float64Array.from({ length: n }, (_, t) => Math.sin(t));
   for (const f of [E.rankNormalizedRhat, E.essBulk, E.essTail, E.essMean, E.mcseMean, E.rankSummary]) {
@@ -397,11 +411,11 @@ test('staged diagnostics, a job at a time, equal the package\'s and the engine\'
       close(staged.result[p].ess, g.ess[p], `${label}: ESS`);
       close(staged.result[p].mcse, g.mcse[p], `${label}: MCSE`);
     });
-    // The production diagnostics, staged: five jobs per parameter, the summary at once.
+    // The production diagnostics, staged: six jobs per parameter, the summary at once.
     const ranked = new E.StagedDiagnostics(kept, E.rankSummaryJobs);
     steps = 1;
     while (!ranked.step()) steps += 1;
-    assert.equal(steps, kept.length * 5, `case ${index}: rank jobs`);
+    assert.equal(steps, kept.length * 6, `case ${index}: rank jobs`);
     kept.forEach((chains, p) => {
       assert.deepEqual(ranked.result[p], E.rankSummary(chains), `case ${index}, parameter ${p}: ranked at once`);
       close(ranked.result[p].essTail, g.rank.ess_tail[p], `case ${index}, parameter ${p}: tail ESS`, RANK_RTOL);
