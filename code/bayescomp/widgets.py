@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .colors import METHOD_COLORS, PALETTE
+from .diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
 from .gaussian import isotropic_mixture_target
 from .hierarchical import hierarchical_data, to_noncentred
 from .hierarchical_reference import exact_draws, hierarchical_reference
@@ -65,7 +66,10 @@ class WidgetSettings(NamedTuple):
 
     - ``khat_max``: PSIS k-hat below 0.7, the weights' tail is light enough to trust the estimate
       (Vehtari et al., 2024);
-    - ``rhat_max``: split R-hat below 1.01, the chains agree (Vehtari et al., 2021);
+    - ``rhat_max``: rank-normalized split R-hat below 1.01, the chains agree, and ``ess_min``:
+      bulk and tail ESS (of all chains together) above 400 (Vehtari et al., 2021; the package's
+      :data:`~bayescomp.diagnostics.RHAT_THRESHOLD` and
+      :data:`~bayescomp.diagnostics.ESS_THRESHOLD`);
     - ``error_mcse_max``: an estimate within 4 MCSE of the grid's answer is consistent with it.
       If the MCSE is right, the error over the MCSE is about N(0, 1): beyond 3 with probability
       0.27%, beyond 4 with 0.006%. The widgets look often: a Metropolis run of 12,000 steps at
@@ -108,7 +112,8 @@ class WidgetSettings(NamedTuple):
     vi_two_mode_start: tuple = (1.0, 0.5)
     vi_two_mode_init_sd: float = 0.5
     khat_max: float = 0.7
-    rhat_max: float = 1.01
+    rhat_max: float = RHAT_THRESHOLD
+    ess_min: int = ESS_THRESHOLD
     error_mcse_max: float = 4.0
     high_ess_fraction: float = 0.1     # an ESS above this share of the draws looks healthy
 
@@ -339,7 +344,8 @@ def importance_sampling(**params):
 
 
 def metropolis(**params):
-    """Random-walk Metropolis from chain starts you click: traces, R-hat, ESS, MCSE."""
+    """Random-walk Metropolis from chain starts you click: traces, rank-normalized R-hat, bulk
+    and tail ESS, MCSE."""
     return _widget(metropolis, params)
 
 

@@ -398,8 +398,8 @@ def test_full_metropolis_run_at_the_defaults(site, offline_page):
 
 
 def test_live_diagnostics_match_a_fresh_computation(site, offline_page):
-    """While playing, diagnostics are computed a chain pair per frame; they must equal the
-    engine's summary of the same draws computed at once."""
+    """While playing, the production diagnostics are computed a job per frame; they must equal
+    the engine's rankSummary of the same draws computed at once."""
     view = offline_page(site)
     page = view.page
     root = open_widget(page, f"{site}/metropolis.html", "metropolis")
@@ -411,10 +411,10 @@ def test_live_diagnostics_match_a_fresh_computation(site, offline_page):
     compared = page.evaluate("""() => {
         const w = document.querySelector('[data-widget="metropolis"]').bcWidget.widget;
         const d = w.diagnostics;
-        return [0, 1].map(a => [d.params[a], BayesCompWidgets.engine.summarize(w.kept(a, d.steps))]);
+        return [0, 1].map(a => [d.params[a], BayesCompWidgets.engine.rankSummary(w.kept(a, d.steps))]);
     }""")
     for live, fresh in compared:
-        for key in ("rhat", "ess", "mcse", "mean"):
+        for key in ("rhat", "essBulk", "essTail", "mcse", "mean"):
             assert live[key] == pytest.approx(fresh[key], rel=1e-12), key
 
 
@@ -446,7 +446,7 @@ def test_presets_show_their_failures(site, offline_page):
     huge = hook(page, "metropolis", "set({preset: 'huge'})")
     huge = hook(page, "metropolis", "run(3000)")
     assert min(tiny["accept_rate"]) > 0.9 and max(huge["accept_rate"]) < 0.05
-    assert max(tiny["rhat"]) > SETTINGS.rhat_max and min(tiny["ess"]) < 100
+    assert max(tiny["rhat"]) > SETTINGS.rhat_max and min(tiny["ess_bulk"]) < 100
     hook(page, "metropolis", "set({preset: 'two-modes'})")
     two = hook(page, "metropolis", "run(3000)")
     assert max(two["rhat"]) > 1.05

@@ -125,6 +125,96 @@ test('split R-hat, ESS and MCSE on fixed chains', () => {
   }
 });
 
+// The production diagnostics: the same algorithm as the package's, so to 1e-10.
+const RANK_RTOL = 1e-10;
+const rankCases = [
+  ...golden.diagnostics.map((g, index) => ({ name: `diagnostics case ${index}`, draws: g.draws, ...g.rank })),
+  ...golden.rank_diagnostics,
+];
+const rankCase = (name) => golden.rank_diagnostics.find((g) => g.name === name).draws
+  .map((chains) => chains.map((c) => Float64Array.from(c)));
+
+test('rank-normalized R-hat, bulk and tail ESS, ESS and MCSE of the mean on fixed chains', () => {
+  for (const g of rankCases) {
+    g.draws.forEach((chains, p) => {
+      const series = chains.map((c) => Float64Array.from(c));
+      const label = `${g.name}, parameter ${p}`;
+      const alone = {
+        rhat: series.length > 1 ? E.rankNormalizedRhat(series) : NaN, essBulk: E.essBulk(series),
+        essTail: E.essTail(series), essMean: E.essMean(series), mcse: E.mcseMean(series),
+      };
+      close(alone.rhat, g.rhat[p], `${label}: rank-normalized R-hat`, RANK_RTOL);
+      close(alone.essBulk, g.ess_bulk[p], `${label}: bulk ESS`, RANK_RTOL);
+      close(alone.essTail, g.ess_tail[p], `${label}: tail ESS`, RANK_RTOL);
+      close(alone.essMean, g.ess_mean[p], `${label}: ESS of the mean`, RANK_RTOL);
+      close(alone.mcse, g.mcse_mean[p], `${label}: MCSE of the mean`, RANK_RTOL);
+      if (series.length > 1) close(E.splitRhat(series), g.split_rhat[p], `${label}: classic split R-hat`);
+      // The summary the widgets show is exactly the functions' values.
+      const summary = E.rankSummary(series);
+      for (const key of Object.keys(alone)) assert.ok(Object.is(summary[key], alone[key]), `${label}: summary's ${key}`);
+      const { mean, sd } = E.pooledMoments(series);
+      assert.deepEqual([summary.mean, summary.sd], [mean, sd], `${label}: summary's mean and sd`);
+    });
+  }
+});
+
+test('what each convention of the production diagnostics gives', () => {
+  const { rhat_max: rhatMax } = settings;
+  // Heavy tails, one chain shifted: the ranks see it, the classic R-hat does not.
+  const [heavy] = rankCase('heavy tails');
+  assert.ok(E.rankNormalizedRhat(heavy) > rhatMax && E.splitRhat(heavy) < rhatMax);
+  // Different means: far above; different scales: only the folded R-hat sees them.
+  const [shifted, spread] = rankCase('different means, different scales');
+  assert.ok(E.rankNormalizedRhat(shifted) > 1.5);
+  assert.ok(E.rankNormalizedRhat(spread) > 1.1 && E.splitRhat(spread) < rhatMax);
+  // Every draw equal: R-hat NaN, every draw counts, MCSE 0; chains stuck apart: R-hat infinite.
+  const [constant, stuck] = rankCase('constant');
+  assert.ok(Number.isNaN(E.rankNormalizedRhat(constant)));
+  assert.deepEqual([E.essBulk(constant), E.essTail(constant), E.mcseMean(constant)], [40, 40, 0]);
+  assert.equal(E.rankNormalizedRhat(stuck), Infinity);
+  // Antithetic chains: tau is floored at 1/log10(S), so ESS = S log10(S) for the S = 1200 draws.
+  const [antithetic] = rankCase('antithetic');
+  close(E.essBulk(antithetic), 1200 * Math.log10(1200), 'antithetic bulk ESS', 1e-12);
+  // One chain: the summary's R-hat is undefined (NaN), its ESS are not.
+  const [one] = rankCase('one chain');
+  const summary = E.rankSummary(one);
+  assert.ok(Number.isNaN(summary.rhat) && summary.essBulk > 0 && summary.essTail > 0);
+});
+
+test('rank normalization: average ranks of ties, by the radix sort, against counting', () => {
+  // Negative and positive values, -0 and +0 (tied), repeats, magnitudes from 1e-300 to 1e300.
+  const values = [3, -1, 0, -0, 2.5, 3, -1e300, 1e-300, -1e-300, 1e300, 3, 0.1, -2.5, 2.5];
+  const chains = [Float64Array.from(values.slice(0, 7)), Float64Array.from(values.slice(7))];
+  const z = E.rankNormalize(chains).flatMap((c) => Array.from(c));
+  values.forEach((v, i) => {
+    // Rank = (number below + 1 + number below or equal) / 2.
+    const below = values.filter((w) => w < v).length;
+    const upTo = values.filter((w) => w <= v).length;
+    const want = E.normalQuantile(((below + 1 + upTo) / 2 - 3 / 8) / (values.length + 1 / 4));
+    assert.equal(z[i], want, `value ${v} (index ${i})`);
+  });
+});
+
+test('the production diagnostics say what is wrong with bad input', () => {
+  const chain = (n) => Float64Array.from({ length: n }, (_, t) => Math.sin(t));
+  for (const f of [E.rankNormalizedRhat, E.essBulk, E.essTail, E.essMean, E.mcseMean, E.rankSummary]) {
+    assert.throws(() => f([chain(3), chain(3)]), /chains must have at least 4 draws each; got 3/, f.name);
+    assert.throws(() => f([chain(10), chain(9)]), /chains must all have the same length; got 10, 9/, f.name);
+    assert.throws(() => f([]), /chains must hold at least [12] chains?; got 0/, f.name);
+    assert.throws(() => f([chain(10), Float64Array.of(...chain(9), NaN)]),
+      /chains must hold finite numbers; chain 1, draw 9 is NaN/, f.name);
+  }
+  assert.throws(() => E.rankNormalizedRhat([chain(10)]), /chains must hold at least 2 chains; got 1/);
+});
+
+test('the normal quantile (Wichura\'s AS241) equals the package\'s', () => {
+  const g = golden.normal_quantile;
+  close(g.p.map(E.normalQuantile), g.z, 'normal quantile', 1e-13);
+  // Symmetric where 1 - p is exact: in the far and near tails and the centre.
+  for (const p of [2 ** -40, 2 ** -10, 0.0625, 0.25, 0.375]) assert.equal(E.normalQuantile(1 - p), -E.normalQuantile(p), `symmetry at ${p}`);
+  assert.deepEqual([0, 1, -0.1, 1.1, NaN].map(E.normalQuantile), [-Infinity, Infinity, NaN, NaN, NaN]);
+});
+
 test('the FFT autocorrelation equals the direct sum', () => {
   const x = Float64Array.from({ length: 37 }, (_, t) => Math.sin(t * 0.7) + 0.1 * t);
   const y = Float64Array.from({ length: 37 }, (_, t) => Math.cos(t * 1.3));
@@ -320,6 +410,15 @@ test('staged diagnostics, a job at a time, equal the package\'s and the engine\'
       close(staged.result[p].rhat, g.rhat[p], `${label}: R-hat`);
       close(staged.result[p].ess, g.ess[p], `${label}: ESS`);
       close(staged.result[p].mcse, g.mcse[p], `${label}: MCSE`);
+    });
+    // The production diagnostics, staged: six jobs per parameter, the summary at once.
+    const ranked = new E.StagedDiagnostics(kept, E.rankSummaryJobs);
+    steps = 1;
+    while (!ranked.step()) steps += 1;
+    assert.equal(steps, kept.length * 6, `case ${index}: rank jobs`);
+    kept.forEach((chains, p) => {
+      assert.deepEqual(ranked.result[p], E.rankSummary(chains), `case ${index}, parameter ${p}: ranked at once`);
+      close(ranked.result[p].essTail, g.rank.ess_tail[p], `case ${index}, parameter ${p}: tail ESS`, RANK_RTOL);
     });
   }
 });

@@ -71,6 +71,8 @@ def test_thresholds_are_the_working_rules():
     # The widgets colour readouts with these; the package's diagnostics state the same rules.
     settings = widgets.WidgetSettings()
     assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+    assert (settings.rhat_max, settings.ess_min) == (bc.diagnostics.RHAT_THRESHOLD,
+                                                     bc.diagnostics.ESS_THRESHOLD) == (1.01, 400)
 
 
 def test_widget_names_are_published_in_the_data():

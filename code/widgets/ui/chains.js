@@ -2,8 +2,10 @@
 // layer that keeps every draw drawn so far, a cursor that places chain starts by mouse or
 // keyboard, diagnostics refreshed a piece per frame, at least four times a second, and a
 // Widget class that holds the three.
-import { StagedDiagnostics } from '../engine/index.js';
+import { StagedDiagnostics, summaryJobs } from '../engine/index.js';
 import { Widget, clampPoint, widgetKey } from './base.js';
+import { fmt } from './controls.js';
+
 
 /** A growable array of numbers (a chain's log tau or theta_1). */
 export class Series {
@@ -109,15 +111,19 @@ export function placingCursor(plot, { box, origin, place, redraw, onKey = null }
 
 /**
  * Diagnostics while chains run: every `interval` ms (200: at least 4 refreshes a second) a new
- * StagedDiagnostics starts on kept() (each parameter's kept draws per chain, or null), and each
- * frame does `jobsPerFrame` of its jobs, so no frame carries them all; finish(result, steps)
- * gets the summaries. refreshTimes records when each finished (for the benchmark).
+ * StagedDiagnostics starts on kept() (each parameter's kept draws per chain, or null), with
+ * jobsOf's jobs (the engine's summaryJobs, textbook, or rankSummaryJobs, production). Each frame
+ * does `jobsPerFrame` of its jobs, and more while the frame's diagnostics took under `budget` ms,
+ * so no frame carries them all; finish(result, steps) gets the summaries. refreshTimes records
+ * when each finished (for the benchmark).
  */
 export class LiveDiagnostics {
-  constructor(finish, { interval = 200, jobsPerFrame = 1 } = {}) {
+  constructor(finish, { interval = 200, jobsPerFrame = 1, budget = 0, jobsOf = summaryJobs } = {}) {
     this.finish = finish;
     this.interval = interval;
     this.jobsPerFrame = jobsPerFrame;
+    this.budget = budget;
+    this.jobsOf = jobsOf;
     this.staged = null;
     this.last = 0;
     this.refreshTimes = [];
@@ -134,9 +140,9 @@ export class LiveDiagnostics {
     if (!this.staged && now - this.last >= this.interval) {
       this.last = now;
       const draws = kept(steps);
-      if (draws) this.staged = { steps, work: new StagedDiagnostics(draws) };
+      if (draws) this.staged = { steps, work: new StagedDiagnostics(draws, this.jobsOf) };
     }
-    for (let job = 0; job < this.jobsPerFrame && this.staged; job += 1) {
+    for (let job = 0; this.staged && (job < this.jobsPerFrame || performance.now() - now < this.budget); job += 1) {
       if (this.staged.work.step()) {
         this.finished(this.staged.work.result, this.staged.steps);
         this.staged = null;
@@ -147,7 +153,7 @@ export class LiveDiagnostics {
   /** Every summary of kept (as kept() returns it, or null) at once: for a pause or a run(). */
   atOnce(kept) {
     if (!kept) return null;
-    const staged = new StagedDiagnostics(kept);
+    const staged = new StagedDiagnostics(kept, this.jobsOf);
     while (!staged.step());
     return staged.result;
   }
@@ -164,11 +170,11 @@ export class LiveDiagnostics {
 /** A widget whose chains are drawn on `plot` (set by chainPlot()) and diagnosed while they run:
  * subclasses define finishDiagnostics(result, steps). */
 export class ChainsWidget extends Widget {
-  /** options.jobsPerFrame: diagnostic jobs per animation frame (LiveDiagnostics). */
+  /** options.diagnostics: LiveDiagnostics' options (jobsOf, jobsPerFrame, budget). */
   constructor(root, data, options) {
     super(root, data, options);
     this.live = new LiveDiagnostics((result, steps) => this.finishDiagnostics(result, steps),
-      { jobsPerFrame: options.jobsPerFrame ?? 1 });
+      options.diagnostics);
     this.histogramCache = null;
   }
 
@@ -209,6 +215,24 @@ export class ChainsWidget extends Widget {
   /** When each live refresh of the diagnostics finished (the benchmark reads them). */
   get refreshTimes() {
     return this.live.refreshTimes;
+  }
+
+  /** The headings of convergenceCells(); `short` names the R-hat 'R-hat (rank)', for a table
+   * beside a plot or on a slide (where headings do not wrap). */
+  convergenceNames(short = false) {
+    return [short ? 'R-hat (rank)' : 'R-hat (rank-normalized)', 'bulk ESS', 'tail ESS'];
+  }
+
+  /**
+   * A rankSummary's R-hat, bulk and tail ESS as table cells, coloured by the working rules of the settings:
+   * R-hat below rhat_max, bulk and tail ESS (all chains together) at least ess_min. One chain
+   * has no R-hat (NaN, shown as –), coloured neither way.
+   */
+  convergenceCells(p) {
+    const { rhat_max: rhatMax, ess_min: essMin } = this.data.widgets;
+    const verdict = (ok) => (ok ? 'bcw-good' : 'bcw-warn');
+    return [[fmt(p.rhat, 3), Number.isNaN(p.rhat) ? '' : verdict(p.rhat < rhatMax)],
+      [fmt(p.essBulk, 0), verdict(p.essBulk >= essMin)], [fmt(p.essTail, 0), verdict(p.essTail >= essMin)]];
   }
 
   /** The keyboard's cursor on the plot, or null. */

@@ -19,7 +19,7 @@ export class Dimension extends ChainsWidget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
-      jobsPerFrame: 6, // 4 parameters x 3 jobs: a refresh in 2 frames
+      diagnostics: { jobsPerFrame: 6 }, // 4 parameters x 3 jobs: a refresh in 2 frames
       title: 'What each dimension costs: Metropolis and HMC on N(0, I_d), live',
       hint: 'Move d, then Play. Both samplers get the same number of evaluations. Drag on the histogram (or use the arrow keys) to move the radius.',
     });

@@ -2,9 +2,10 @@
 // the centred or the non-centred form. The draws are shown as theta_1 against log tau over the
 // exact funnel, with the exact marginal of log tau beside it; divergent transitions are marked
 // where their trajectories started. The readouts audit E[log tau] and P(tau < 1) against the
-// exact reference (the package's 1-D quadrature), with split R-hat, ESS and the share of
-// divergent transitions after warm-up. Defaults and presets are chapter 7's runs.
-import { HMCChain, RandomWalkChain, densityHistogram, funnelDensityGrid, hierarchicalTarget, seededSource } from '../engine/index.js';
+// exact reference (the package's 1-D quadrature), with the chapter's rank-normalized R-hat, bulk
+// and tail ESS (Vehtari et al., 2021) and the share of divergent transitions after warm-up.
+// Defaults and presets are chapter 7's runs.
+import { HMCChain, RandomWalkChain, densityHistogram, funnelDensityGrid, hierarchicalTarget, rankSummaryJobs, seededSource } from '../engine/index.js';
 import { clampPoint, withPreset } from './base.js';
 import { ChainsWidget, Series } from './chains.js';
 import { bigReadouts, button, buttonRow, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
@@ -25,7 +26,9 @@ export class Funnel extends ChainsWidget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
-      jobsPerFrame: 2, // 2 parameters x 3 jobs: a refresh in 3 frames
+      // 2 parameters x 6 jobs, as many per frame as fit in 4 ms: HMC's short runs refresh in a
+      // frame or two, the random walk's long ones a job per frame.
+      diagnostics: { jobsOf: rankSummaryJobs, budget: 4 },
       title: 'The funnel: HMC and Metropolis on eight schools, live',
       hint: 'Choose a sampler and a form, then Play. × marks where a divergent trajectory started. Click the plot to move a chain’s start (keyboard: arrows, Enter).',
     });
@@ -213,7 +216,7 @@ export class Funnel extends ChainsWidget {
   showReadouts() {
     const ref = this.f.reference;
     const d = this.diagnostics;
-    const { rhat_max: rhatMax, error_mcse_max: errorMax } = this.data.widgets;
+    const { error_mcse_max: errorMax } = this.data.widgets;
     const div = this.divergence();
     this.big.set('iterations', this.steps.toLocaleString('en'));
     const accept = this.acceptRate();
@@ -224,19 +227,26 @@ export class Funnel extends ChainsWidget {
     // One column per audited quantity (two columns fit beside the plot, on a slide too).
     const cells = [0, 1].map((a) => {
       const p = d && d.params[a];
-      if (!p) return ['–', '–', '–', fmt(exact[a], 3), '–'];
-      const z = (p.mean - exact[a]) / p.mcse;
-      return [[fmt(p.rhat, 3), p.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'], fmt(p.ess, 0),
-        `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`, fmt(exact[a], 3),
-        [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
+      if (!p) return ['–', '–', '–', '–', fmt(exact[a], 3), '–'];
+      const mcse = this.mcse(p);
+      const z = (p.mean - exact[a]) / mcse;
+      return [...this.convergenceCells(p), `${fmt(p.mean, 3)} ± ${fmt(2 * mcse, 3)}`, fmt(exact[a], 3),
+        [fmt(z, 1), Number.isNaN(z) ? '' : (Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn')]];
     });
-    const names = ['R-hat', 'ESS', 'estimate ± 2 MCSE', 'exact', 'error / MCSE'];
+    const names = [...this.convergenceNames(true), 'estimate ± 2 MCSE', 'exact', 'error / MCSE'];
     this.table.set(['', 'E[log τ]', 'P(τ < 1)'], names.map((name, k) => [name, cells[0][k], cells[1][k]]));
     // One short line (on a slide the status holds one line of 20 px text).
     const sampler = this.sampler === 'hmc' ? `HMC h ${fmt(this.stepSize, 3)}, L ${this.nLeapfrog}` : `Metropolis ${fmt(this.scale, 2)} ×`;
     const head = `${sampler}, ${this.form}: ${this.steps.toLocaleString('en')} iterations`;
     if (!d) this.say(`${head}; warm-up: first ${this.sampler === 'hmc' ? 'quarter' : 'tenth'}.`);
     else this.say(`${head}; ${div.all} divergent in all.`);
+  }
+
+  /** The MCSE of the mean, undefined (NaN) when every kept draw is equal (sd exactly 0, as for
+   * an indicator that is 0 throughout), as in chapter 7's audit: a run that never visits
+   * tau < 1 cannot estimate its own error, and 0 would claim certainty. */
+  mcse(p) {
+    return p.sd === 0 ? NaN : p.mcse;
   }
 
   // --- moving a chain's start --------------------------------------------------------------
@@ -434,8 +444,9 @@ export class Funnel extends ChainsWidget {
       mean_log_tau: d ? d.params[0].mean : null,
       prob_tau_below_1: d && d.params[1] ? d.params[1].mean : null,
       rhat: d ? d.params.map((q) => q && q.rhat) : null,
-      ess: d ? d.params.map((q) => q && q.ess) : null,
-      mcse: d ? d.params.map((q) => q && q.mcse) : null,
+      ess_bulk: d ? d.params.map((q) => q && q.essBulk) : null,
+      ess_tail: d ? d.params.map((q) => q && q.essTail) : null,
+      mcse: d ? d.params.map((q) => q && this.mcse(q)) : null,
       lowest_log_tau: this.steps ? Math.min(...this.logTau.map((s) => s.view().reduce((a, b) => Math.min(a, b), Infinity))) : null,
       diagnostics_at: d ? d.steps : null,
     };

@@ -1,9 +1,10 @@
 // Widget 3, the MCMC chapter: random-walk Metropolis from up to four starts you place.
 // The walk is drawn with rejected proposals marked; beside it, per parameter, the traces and
-// the running mean +- 2 MCSE against the grid mean; below, acceptance, split R-hat, ESS, MCSE.
-// Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000 of 12,000) and
-// are refreshed at least four times a second while the chains run, one parameter per frame.
-import { MetropolisChain, chol2, scale2, seededSource, summarize } from '../engine/index.js';
+// the running mean +- 2 MCSE against the grid mean; below, acceptance and the chapter's
+// production diagnostics (Vehtari et al., 2021): rank-normalized R-hat, bulk and tail ESS, and the
+// mean +- 2 MCSE (the MCSE of the mean from the multi-chain ESS). Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000
+// of 12,000) and are refreshed about four times a second while the chains run, a job per frame.
+import { MetropolisChain, chol2, scale2, rankSummary, rankSummaryJobs, seededSource } from '../engine/index.js';
 import { clampPoint, withPreset } from './base.js';
 import { ChainsWidget } from './chains.js';
 import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
@@ -26,6 +27,7 @@ export class Metropolis extends ChainsWidget {
       ...options,
       title: 'Metropolis: chains, traces and diagnostics, live',
       hint: 'Click the plot to place up to four starts (keyboard: focus it, arrows, Enter). Then Play.',
+      diagnostics: { jobsOf: rankSummaryJobs },
     });
     const w = data.widgets;
     const lecture = data.lecture;
@@ -136,7 +138,7 @@ export class Metropolis extends ChainsWidget {
   /** Summaries of parameter a over the kept draws of the first `steps` steps, or null. */
   diagnose(a, steps) {
     const kept = this.kept(a, steps);
-    return kept && summarize(kept);
+    return kept && rankSummary(kept);
   }
 
   finishDiagnostics(perParam, steps) {
@@ -158,15 +160,15 @@ export class Metropolis extends ChainsWidget {
   showReadouts() {
     const t = this.targets[this.target];
     const d = this.diagnostics;
-    const { rhat_max: rhatMax, error_mcse_max: errorMax } = this.data.widgets;
+    const { error_mcse_max: errorMax } = this.data.widgets;
     const rows = [0, 1].map((a) => {
       if (!d) return [`θ${'₀₁'[a]}`, '–', '–', '–', '–', fmt(t.grid.mean[a], 3), '–'];
       const p = d.params[a];
       const z = (p.mean - t.grid.mean[a]) / p.mcse;
-      return [`θ${'₀₁'[a]}`, [fmt(p.rhat, 3), p.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'], fmt(p.ess, 0), fmt(p.mcse, 4),
-        `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`, fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
+      return [`θ${'₀₁'[a]}`, ...this.convergenceCells(p), `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`,
+        fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
     });
-    this.table.set(['', 'R-hat', 'ESS', 'MCSE', 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
+    this.table.set(['', ...this.convergenceNames(Boolean(this.deck)), 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
     this.acceptance.set(['chain', ...this.chains.map((_, c) => String(c + 1))],
       [['acceptance', ...this.chains.map((c) => fmt(c.acceptRate(), 3))]]);
     if (!this.chains.length) this.say('No chains: click the plot to place up to four starts.');
@@ -392,7 +394,8 @@ export class Metropolis extends ChainsWidget {
       accept_rate: this.chains.map((c) => c.acceptRate()),
       grid_mean: t.grid.mean,
       rhat: d ? d.params.map((p) => p.rhat) : null,
-      ess: d ? d.params.map((p) => p.ess) : null,
+      ess_bulk: d ? d.params.map((p) => p.essBulk) : null,
+      ess_tail: d ? d.params.map((p) => p.essTail) : null,
       mcse: d ? d.params.map((p) => p.mcse) : null,
       mean: d ? d.params.map((p) => p.mean) : null,
       diagnostics_at: d ? d.steps : null,
