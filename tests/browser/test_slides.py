@@ -776,8 +776,10 @@ def test_index_lists_decks_handouts_and_keys():
 # ---------------------------------------------------------------------------------------------
 # A complete lecture (issue 20, points 3 and 4), read from the notebooks the decks are cut
 # from: every slide has teaching notes that are a script for that slide (three to five points,
-# a question for the room, short enough for the speaker view, nothing that only makes sense in
-# the book); every deck ends on a summary slide (then only exercises); every exercise is on an
+# short enough for the speaker view, nothing that only makes sense in the book); the slides
+# fall into parts, each opened by a header in its first slide's notes, and each part holds one
+# question for the room (an Ask), so a lecture asks every 5 to 12 minutes rather than on every
+# slide; every deck ends on a summary slide (then only exercises); every exercise is on an
 # exercise slide with its statement; and, in the built decks, no slide reaches the speaker
 # view without notes.
 
@@ -792,6 +794,15 @@ BOOK_ONLY = re.compile(
     r"|\bequations?\s*\(?\d|\{eq\}|\]\(#", re.I)
 NOTES_POINTS = (3, 5)       # points per slide
 NOTES_WORDS = 150           # what the speaker view shows without scrolling at 1100 x 700
+# A part of a lecture: its header is the first line of the notes of its first slide,
+# "**Part 2 · Four chains** (about 7 min)"; the minutes are given for every part that is
+# lectured, not for the exercises. Each part holds exactly one question for the room, a
+# point starting "**Ask" (a poll slide's follow-up counts as its part's question).
+PART = re.compile(r"^\*\*Part (?P<number>\d+) · (?P<title>[^*\n]+)\*\*"
+                  r"(?: \(about (?P<minutes>\d+) min\))?[ \t]*$", re.M)
+ASK = re.compile(r"\*\*Ask\b")
+PART_MINUTES = (5, 12)      # one question every 5 to 12 minutes (about one every 8 to 10)
+LECTURE_MINUTES = 50        # the parts of a deck fit one lecture
 SUMMARY_TITLE = re.compile(r"^(?:Summary|Takeaways)\b")
 EXERCISE = re.compile(r"^:{3,}\{exercise\}\s*(?P<title>.+?)\s*$", re.M)
 STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a title
@@ -836,8 +847,6 @@ def script_problems(text):
     points = re.findall(r"^\s*(?:[-*+]|\d+\.)\s", text, re.M)
     if not NOTES_POINTS[0] <= len(points) <= NOTES_POINTS[1]:
         found.append(f"{len(points)} points, not {NOTES_POINTS[0]} to {NOTES_POINTS[1]}")
-    if "?" not in text:
-        found.append("no question for the room")
     if len(text.split()) > NOTES_WORDS:
         found.append(f"{len(text.split())} words, more than {NOTES_WORDS}")
     found += [f"book-only reference {m[0]!r}" for m in BOOK_ONLY.finditer(text)]
@@ -849,10 +858,10 @@ def test_the_script_check_sees_book_prose():
     prose = ("The cell below runs the chain, and [the figure below](#fig-walk) shows it; by "
              "equation (3) the weights cancel, as {eq}`eq-snis` says.")
     problems = script_problems(prose)
-    assert any("points" in p for p in problems) and any("question" in p for p in problems)
+    assert any("points" in p for p in problems)
     assert len([p for p in problems if "book-only" in p]) >= 4
-    script = ("- Say what the slide shows.\n- Point at the table.\n"
-              "- **Ask:** \"Which row surprises you?\"")
+    assert any("words" in p for p in script_problems("- a\n- b\n- c " + "word " * 150))
+    script = "- Say what the slide shows.\n- Point at the table.\n- Read the last row aloud."
     assert script_problems(script) == []
 
 
@@ -862,6 +871,75 @@ def test_teaching_notes_are_a_script(name):
            for problems in [script_problems("\n".join(c.source for c in notes_of(cells)))]
            if notes_of(cells) and problems]
     assert bad == [], f"notes of {name} that are not a script (slide, title, why): {bad}"
+
+
+def part_problems(slides):
+    """Why a deck's parts do not pace its questions (an empty list when they do).
+
+    ``slides`` is the deck in order, each slide as (title, notes text). Every slide belongs to
+    the part whose header came last; the first slide opens part 1, parts are numbered in
+    order, each holds exactly one Ask, each lectured part (not one of exercise slides only)
+    gives its minutes, 5 to 12, and together they fit a lecture.
+    """
+    found, parts = [], []
+    for k, (title, notes) in enumerate(slides):
+        headers = list(PART.finditer(notes))
+        if len(headers) > 1:
+            found.append(f"slide {k} ({title}): {len(headers)} part headers")
+        if headers:
+            if not notes.lstrip().startswith(headers[0][0]):
+                found.append(f"slide {k} ({title}): the part header is not the notes' first line")
+            parts.append({"number": int(headers[0]["number"]), "title": headers[0]["title"],
+                          "minutes": headers[0]["minutes"], "slides": []})
+        elif not parts:
+            found.append(f"slide {k} ({title}): no part header before it")
+            continue
+        parts[-1]["slides"].append((title, notes))
+    numbers = [part["number"] for part in parts]
+    if numbers != list(range(1, len(parts) + 1)):
+        found.append(f"parts numbered {numbers}")
+    for part in parts:
+        name = f"part {part['number']} ({part['title']})"
+        asks = sum(len(ASK.findall(notes)) for _, notes in part["slides"])
+        if asks != 1:
+            found.append(f"{name}: {asks} asks, not 1")
+        exercises = all(title.startswith("Exercises") for title, _ in part["slides"])
+        if exercises and part["minutes"]:
+            found.append(f"{name}: exercises take no lecture minutes")
+        elif not exercises and not part["minutes"]:
+            found.append(f"{name}: no minutes")
+        elif not exercises and not PART_MINUTES[0] <= int(part["minutes"]) <= PART_MINUTES[1]:
+            found.append(f"{name}: {part['minutes']} min, not {PART_MINUTES[0]} to {PART_MINUTES[1]}")
+    total = sum(int(part["minutes"] or 0) for part in parts)
+    if total > LECTURE_MINUTES:
+        found.append(f"{total} min in all, more than a {LECTURE_MINUTES}-minute lecture")
+    return found
+
+
+def test_the_part_check_sees_unpaced_questions():
+    """Negative controls: a part without its question, a part with two, a part too long, a
+    slide before any part, parts out of order, and minutes that do not fit a lecture."""
+    ask, plain = "- a\n- b\n- **Ask:** \"Why?\"", "- a\n- b\n- c"
+    head = lambda k, minutes=None: f"**Part {k} · P{k}**" + (f" (about {minutes} min)" if minutes else "")
+    good = [("Title", head(1, 8) + "\n\n" + plain), ("Two", ask), ("Three", head(2, 6) + "\n\n" + ask),
+            ("Exercises", head(3) + "\n\n" + ask), ("Exercises, continued", plain)]
+    assert part_problems(good) == []
+    assert any("0 asks" in p for p in part_problems(good[:1] + [("Two", plain)] + good[2:]))
+    assert any("2 asks" in p for p in part_problems(good[:1] + [("Two", ask), ("Three", ask)]))
+    assert any("20 min" in p for p in part_problems([("Title", head(1, 20) + "\n\n" + ask)]))
+    assert any("no part header" in p for p in part_problems([("Title", ask)] + good[2:]))
+    assert any("numbered" in p for p in part_problems(good[:2] + [("Three", head(3, 6) + "\n\n" + ask)]))
+    assert any("no minutes" in p for p in part_problems([("Title", head(1) + "\n\n" + ask)]))
+    five = [(f"S{k}", head(k, 12) + "\n\n" + ask) for k in range(1, 6)]
+    assert any("more than" in p for p in part_problems(five))
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_part_asks_once(name):
+    slides = [(slide_title(cells), "\n".join(c.source for c in notes_of(cells)))
+              for cells in deck_slides(name)]
+    bad = part_problems(slides)
+    assert bad == [], f"the parts of {name} do not pace its questions: {bad}"
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
