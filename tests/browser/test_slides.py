@@ -16,7 +16,9 @@ again when the deck is opened at that slide (a bookmark, a reload, the speaker v
 
 Also: one slide per slide cell of the notebook, no failed or external request, no JavaScript
 error; the speaker view shows a slide's notes with their formulas drawn; a PDF handout per deck
-with one page per slide; a deck index linking decks and handouts and listing the presenter
+with one page per slide and, below each slide, its speaker notes (the lecturer's handout: the
+notes fit their area, and each page's text holds its slide's notes, which a handout printed
+without notes does not); a deck index linking decks and handouts and listing the presenter
 keys. A negative control checks that the formula check fails on a deck whose formulas show
 their MathML copies, and on a slide with a plain-text copy of a formula.
 
@@ -27,6 +29,10 @@ import io
 import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
+import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -34,6 +40,7 @@ import pytest
 
 from tools import toc
 from tools.slides.build import INDEX_KEYS, chapter_title, deck_file, deck_title, handout_file
+from tools.slides.handouts import print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
 from .offline import OfflinePage
@@ -735,6 +742,91 @@ def test_handout_pages_carry_their_numbers(browser, decks_url):
         view.close()
     total = len(slide_cells(name))
     assert numbers == [f"{k}/{total}" for k in range(1, total + 1)]
+
+
+def plain_start(notes, words=6):
+    """The first ``words`` words of a slide's notes that are plain text (no math, markup or
+    quotes), as any text extraction of the printed notes reads them; None if there are none."""
+    for line in notes.splitlines():
+        text = re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line)
+        run = re.split(r"[$*`\"\\]", text)[0].split()
+        if len(run) >= words:
+            return " ".join(run[:words])
+    return None
+
+
+def pdf_pages_text(pdf):
+    """Each page's text (poppler's pdftotext), whitespace and ligatures normalized."""
+    if not shutil.which("pdftotext"):
+        pytest.fail("pdftotext is missing: run `bash tools/scripts/install_chromium.sh`")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return [" ".join(unicodedata.normalize("NFKC", page).split()) for page in text.split("\f")]
+
+
+def notes_starts(name):
+    """(page, plain start of the notes) of every slide of a chapter's deck whose notes have one."""
+    found = [(k + 1, plain_start("\n".join(c.source for c in notes_of(cells))))
+             for k, cells in enumerate(deck_slides(name))]
+    return [(page, start) for page, start in found if start]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_handout_prints_each_slides_notes(name):
+    """The lecturer's handout (the default): each page holds its slide's speaker notes, read
+    back from the PDF, so the printed notes are there as text, on the right page."""
+    pdf = DECKS / handout_file(name)
+    assert pdf.exists(), f"no handout {pdf}: run `make slides`"
+    pages, starts = pdf_pages_text(pdf), notes_starts(name)
+    assert len(starts) >= len(deck_slides(name)) // 2, f"{name}: too few plain notes to look for"
+    missing = [(page, start) for page, start in starts if start not in pages[page - 1]]
+    assert missing == [], f"{pdf.name}: notes not on their slide's page (page, words): {missing[:4]}"
+
+
+def test_handout_without_notes_has_none(tmp_path):
+    """Negative control: the same deck printed with ``--no-notes`` holds the slides' text but
+    none of the notes the lecturer's handout holds."""
+    name = "03_mcmc"
+    with tempfile.TemporaryDirectory(prefix="handout-test-chromium-") as profile:
+        print_deck(DECKS / deck_file(name), tmp_path / "plain.pdf", profile, notes=False)
+    plain = " ".join(pdf_pages_text(tmp_path / "plain.pdf"))
+    lecturer = " ".join(pdf_pages_text(DECKS / handout_file(name)))
+    starts = [start for _, start in notes_starts(name)]
+    assert "MCMC" in plain and all(start in lecturer for start in starts)
+    assert [start for start in starts if start in plain] == [], "a handout printed with notes=False holds notes"
+
+
+def test_lecturers_handout_fits_the_notes_below_each_slide(browser, decks_url):
+    """The print layout of the lecturer's handout: on every page of every deck the notes sit
+    below the slide's canvas, in the page, their last line inside their area, at 18 px."""
+    bad = []
+    for name in CHAPTERS:
+        view = OfflinePage(browser, decks_url)
+        try:
+            view.page.goto(f"{decks_url}/{deck_file(name)}{print_query()}", wait_until="load")
+            view.page.wait_for_function(
+                "() => document.documentElement.classList.contains('lecturer-handout')",
+                timeout=30_000)
+            view.page.wait_for_timeout(300)
+            pages = view.page.evaluate("""() => [...document.querySelectorAll('.pdf-page')].map(p => {
+                const notes = p.querySelector('.speaker-notes-pdf');
+                if (!notes) return null;
+                const page = p.getBoundingClientRect(), box = notes.getBoundingClientRect();
+                const slide = p.querySelector('section').getBoundingClientRect();
+                const last = [...notes.querySelectorAll('li, p')].pop();
+                return {top: box.top - page.top, slide: slide.bottom - page.top,
+                        end: last ? last.getBoundingClientRect().bottom : box.top, bottom: box.bottom,
+                        inPage: box.bottom <= page.bottom + 1, size: last ? parseFloat(getComputedStyle(last).fontSize) : 0,
+                        words: notes.textContent.split(/\\s+/).length}; })""")
+        finally:
+            view.close()
+        if len(pages) != len(slide_cells(name)) or None in pages:
+            bad.append((name, "pages without notes", [k for k, p in enumerate(pages) if p is None]))
+            continue
+        bad += [(name, k + 1, page) for k, page in enumerate(pages)
+                if page["top"] < page["slide"] - 1 or page["top"] < 700 or page["end"] > page["bottom"]
+                or not page["inPage"] or page["size"] < 18 or page["words"] < 10]
+    assert bad == [], f"lecturer's handout pages whose notes do not fit (deck, page, layout): {bad[:4]}"
 
 
 def test_handouts_show_a_still_of_each_live_figure(browser, decks_url):

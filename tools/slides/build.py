@@ -73,6 +73,16 @@ html.print-pdf .reveal [data-widget] { display: none !important; }
 .reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
+/* The lecturer's handout (?print-pdf&showNotes=true, tools/slides/handouts.py): the slide's
+   speaker notes in the area the template adds below it (notesBelowSlides), as on paper. */
+html.print-pdf .reveal .speaker-notes-pdf { box-sizing: border-box; padding: 12px 40px 0;
+  border: 0; border-top: 1px solid #9aa0a6; background: #fff; color: #202124; overflow: hidden;
+  font-family: "Source Sans Pro", Helvetica, sans-serif; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon { font-size: 18px; line-height: 1.35; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon p { margin: 0 0 0.45em; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon ul {
+  display: block; margin: 0; padding-left: 1.2em; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon li { margin: 0 0 0.35em; }
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
@@ -315,7 +325,7 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 </head><body>
 <h1>Bayesian Computation: lecture decks</h1>
 <p>One deck per chapter, built from the chapter notebooks, and a PDF handout of each
-(one slide per page).</p>
+(one slide per page, with the slide's speaker notes below it).</p>
 <ol start="0">
 {links}
 </ol>
