@@ -92,7 +92,7 @@ widgets: env-reader npm ## rebuild the live figures' bundles into the package (t
 	$(PYTHON) -m bayescomp.widgets _build/widgets
 
 # Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
-# per page), drawn and printed offline by Debian's chromium.
+# per page, its speaker notes below it), drawn and printed offline by Debian's chromium.
 slides: env-build npm ## build the lecture decks, the live figures' stills and the PDF handouts
 	$(PYTHON) -m tools.slides.build --out $(SLIDES)
 	bash tools/scripts/install_chromium.sh

@@ -10,7 +10,7 @@ reveal.js, RequireJS, jQuery and MathJax files are copied from ``tools/npm/node_
 The chapters come from ``_toc.yml`` (:mod:`tools.toc`); the nbconvert template is
 ``deck_template/`` beside this file.
 
-Usage: python -m tools.slides.build --out _build/slides_out/slides
+Usage: python -m tools.slides.build --out _build/slides_out/slides [--chapters 03_mcmc ...]
 """
 import argparse
 import html
@@ -73,6 +73,16 @@ html.print-pdf .reveal [data-widget] { display: none !important; }
 .reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
+/* The lecturer's handout (?print-pdf&showNotes=true, tools/slides/handouts.py): the slide's
+   speaker notes in the area the template adds below it (notesBelowSlides), as on paper. */
+html.print-pdf .reveal .speaker-notes-pdf { box-sizing: border-box; padding: 12px 40px 0;
+  border: 0; border-top: 1px solid #9aa0a6; background: #fff; color: #202124; overflow: hidden;
+  font-family: "Source Sans Pro", Helvetica, sans-serif; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon { font-size: 18px; line-height: 1.35; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon p { margin: 0 0 0.45em; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon ul {
+  display: block; margin: 0; padding-left: 1.2em; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon li { margin: 0 0 0.35em; }
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
@@ -278,7 +288,9 @@ def check_metadata():
                  + "\nRun `python -m tools.slides.metadata` to add it (see CONTRIBUTING.md).")
 
 
-def build(out):
+def build(out, chapters=CHAPTERS):
+    """Write the decks of ``chapters`` (every chapter by default) and the deck index into
+    ``out``; the index always lists every chapter's deck and handout."""
     check_metadata()
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
@@ -287,6 +299,10 @@ def build(out):
     for name in CHAPTERS:
         chapter = nbformat.read(toc.notebook(name), as_version=4)
         title = chapter_title(chapter)
+        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
+                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
+        if name not in chapters:
+            continue
         chapter = without_widget_cells(use_deck_figures(chapter, name))
         body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
         body, titled = re.subn(r"<title>.*?</title>",
@@ -294,8 +310,6 @@ def build(out):
                                count=1, flags=re.S)
         assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
-        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
-                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
     (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys),
                                     encoding="utf-8")
@@ -311,7 +325,7 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 </head><body>
 <h1>Bayesian Computation: lecture decks</h1>
 <p>One deck per chapter, built from the chapter notebooks, and a PDF handout of each
-(one slide per page).</p>
+(one slide per page, with the slide's speaker notes below it).</p>
 <ol start="0">
 {links}
 </ol>
@@ -354,7 +368,28 @@ def build_if_changed(out):
     BUILT_FROM.write_text(json.dumps(built, indent=1))
 
 
+def build_some(out, chapters):
+    """:func:`build` for some chapters only (while editing them); the decks in ``out`` no
+    longer count as built from the current sources, so the next full build makes them all."""
+    import json
+    unknown = sorted(set(chapters) - set(CHAPTERS))
+    if unknown:
+        sys.exit(f"not chapters of _toc.yml: {unknown} (chapters: {', '.join(CHAPTERS)})")
+    build(out, chapters)
+    if BUILT_FROM.exists():
+        built = json.loads(BUILT_FROM.read_text())
+        built.pop(str(out), None)
+        BUILT_FROM.write_text(json.dumps(built, indent=1))
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "_build" / "slides_out" / "slides")
-    build_if_changed(parser.parse_args().out.resolve())
+    parser.add_argument("--chapters", nargs="+", metavar="NAME",
+                        help="build only these chapters' decks (e.g. 03_mcmc); default: every "
+                             "chapter, unless the decks are current")
+    args = parser.parse_args()
+    if args.chapters:
+        build_some(args.out.resolve(), args.chapters)
+    else:
+        build_if_changed(args.out.resolve())
