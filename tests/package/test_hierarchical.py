@@ -151,16 +151,19 @@ def test_the_audit_of_exact_draws_misses_nothing_and_of_a_shifted_set_misses_log
     assert shifted.misses.tolist() == [False, True, False, True]
 
 
-def test_chains_that_never_visit_the_tail_have_no_mcse_and_still_miss():
-    # Four chains stuck above tau = 1: the indicator of tau < 1 is 0 everywhere. Its MCSE is
-    # undefined (NaN, printed n/a), not 0, and the audit still flags the probability as missed.
+def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
+    # Draws stuck above tau = 1, as chains, as independent draws and with weights: the indicator
+    # of tau < 1 is 0 everywhere. Its MCSE is undefined (NaN, printed n/a), not 0, and the
+    # audit still flags the probability as missed.
     draws = bc.exact_draws(DATA, REFERENCE, 8_000, np.random.default_rng(12))
     stuck = draws[draws[:, 1] > 0.5][:4_000].reshape(4, 1_000, -1)
-    result = bc.audit(REFERENCE, stuck)
-    assert result.estimates[3] == 0.0
-    assert np.isnan(result.mcse[3]) and np.isnan(result.error_mcse[3])
-    assert np.all(np.isfinite(result.mcse[:3]))
-    assert result.misses[3]
+    flat = stuck.reshape(-1, stuck.shape[-1])
+    for result in (bc.audit(REFERENCE, stuck), bc.audit(REFERENCE, flat),
+                   bc.audit(REFERENCE, flat, np.full(len(flat), 1 / len(flat)))):
+        assert result.estimates[3] == 0.0
+        assert np.isnan(result.mcse[3]) and np.isnan(result.error_mcse[3])
+        assert np.all(np.isfinite(result.mcse[:3]))
+        assert result.misses[3]
 
 
 def test_audit_mcse_of_chains_and_of_weights():
