@@ -38,6 +38,11 @@ NPM_DIR := tools/npm
 # Every test lives under tests/ (see tests/__init__.py); the parts below are its folders, and
 # nbval re-executes the chapters. tests/skips.py turns any unexplained skip into a failure.
 PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips
+# pytest-xdist: the tests run in parallel, a test file (or a chapter under nbval) at a time per
+# worker, so a file's session fixtures (chromium, a JupyterLab server) start once per worker and
+# a chapter's cells run in order in one kernel. `make test PYTEST_WORKERS=0` runs them serially.
+PYTEST_WORKERS ?= 2
+PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
@@ -46,7 +51,7 @@ BROWSER_TESTS := tests/browser
 HUB_TESTS := tests/hub
 
 .PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
-        nbval browser golden reader-check benchmark clean widgets hub hub-capacity
+        nbval browser golden reader-check benchmark clean widgets mutation hub hub-capacity
 
 help: ## list the targets
 	@echo "make book   builds the website (with decks and handouts); make test runs every test."
@@ -80,18 +85,19 @@ assets: npm ## copy MathJax for the website into _build/vendor
 	mkdir -p _build/vendor/mathjax
 	cp $(NPM_DIR)/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
 
-# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the two
-# bundles (a classic script for pages and decks, an ES module for anywidget) into _build/widgets
+# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
+# bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
 # with a demo page and the package's data script, and copies the bundles into the package
 # (code/bayescomp/static/, package data). Commit them: readers get them with no Node.js, and
 # tests/package/test_distribution.py fails while the committed copies are stale.
 widgets: env-reader npm ## rebuild the live figures' bundles into the package (then commit them)
 	node code/widgets/build.mjs _build/widgets
-	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js code/bayescomp/static/
+	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js \
+	   _build/widgets/bayescomp-question.js code/bayescomp/static/
 	$(PYTHON) -m bayescomp.widgets _build/widgets
 
 # Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
-# per page), drawn and printed offline by Debian's chromium.
+# per page, its speaker notes below it), drawn and printed offline by Debian's chromium.
 slides: env-build npm ## build the lecture decks, the live figures' stills and the PDF handouts
 	$(PYTHON) -m tools.slides.build --out $(SLIDES)
 	bash tools/scripts/install_chromium.sh
@@ -107,22 +113,26 @@ book: env-build assets slides ## build the website into _build/html (decks, arch
 	@echo "Website: $(SITE)/index.html"
 
 # The reader's path: JupyterLab on the chapters, MyST rendered, RISE for live slides.
+# `jupyter trust`: JupyterLab then runs the scripts stored in the chapters' outputs, so the
+# self-check questions work before a chapter has run (an untrusted chapter shows them with the
+# answer folded away, and no Check button).
 lab: env-reader ## open the chapters in JupyterLab
+	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 test: env-test slides ## run every test (after `make book`), except the hub's (make hub)
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) tests --ignore=$(HUB_TESTS) $(NBVAL)
+	$(PYTEST) $(PARALLEL) tests --ignore=$(HUB_TESTS) $(NBVAL)
 
 unit: env-test ## the package, the widgets' engine and the stored chapters (no browser)
-	$(PYTEST) $(UNIT_TESTS)
+	$(PYTEST) $(PARALLEL) $(UNIT_TESTS)
 
 nbval: env-test ## re-execute every chapter and compare its stored outputs
-	$(PYTEST) $(NBVAL)
+	$(PYTEST) $(PARALLEL) $(NBVAL)
 
 browser: env-test slides ## the browser checks: website, decks, JupyterLab, RISE, widgets
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) $(BROWSER_TESTS)
+	$(PYTEST) $(PARALLEL) $(BROWSER_TESTS)
 
 # The engine's golden values for `npm test` in code/widgets (make test writes its own).
 golden: env-reader ## write the widgets' golden values to _build/widgets/golden.json
@@ -157,6 +167,25 @@ locks: ## regenerate the four locks (needs uv)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/hub.in -o $(LOCK_hub)
+
+# The mutation study (not part of `make test` or CI; about N min on 2 cores): mutmut 3 mutates the
+# package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
+# _build/mutation and, for each mutant, runs only the tests below that call the mutated
+# function (mutmut maps tests to functions in a first run). The tests are the fast package
+# tests that cover those modules; the score per module is in the README.
+MUTATION := _build/mutation
+MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
+	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
+	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_mutation_survivors
+mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make test`)
+	rm -rf $(MUTATION) && mkdir -p $(MUTATION)/tests/package
+	cp -r code/bayescomp tools/mutation/setup.cfg $(MUTATION)/
+	cp tests/__init__.py $(MUTATION)/tests/
+	cp tests/package/__init__.py tests/package/conftest.py \
+	  $(MUTATION_TESTS:%=tests/package/%.py) $(MUTATION)/tests/package/
+	cd $(MUTATION) && nice -n 10 $(PYTHON) -m mutmut run --max-children 2 > mutmut.log 2>&1 \
+	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }
+	$(PYTHON) -m tools.mutation.report $(MUTATION) | tee $(MUTATION)/report.md
 
 # Timings as ratios measured side by side in one run (the machine is shared and noisy).
 benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)

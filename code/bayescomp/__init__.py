@@ -9,6 +9,7 @@ Plotting needs matplotlib, which is slow to import, so :mod:`bayescomp.plotting`
 """
 import importlib
 from .display import show_source
+from . import questions  # bc.questions.ask: self-check questions in the chapters
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
 from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, failed_checks,
                           mcse_mean, mcse_quantile, rank_normalized_rhat)

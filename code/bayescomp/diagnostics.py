@@ -102,9 +102,12 @@ def _geyer_tau(rho):
     r"""Integrated autocorrelation time by Geyer's (1992) initial positive and monotone sequence.
 
     ``rho`` holds :math:`\hat\rho_t` for every lag :math:`t = 0, 1, \dots` of the chains, with
-    :math:`\hat\rho_0 = 1`; the result is :math:`\hat\tau = -1 + 2\sum_{k<K} P_k + \hat\rho_{2K}`,
-    with :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}` and the truncation and edge rules of Stan
-    and ArviZ.
+    :math:`\hat\rho_0 = 1`. With :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}`, the pairs
+    :math:`k = 0, \dots, K` before the first one that is not positive are kept and capped to be
+    monotone, :math:`\tilde P_k = \min_{j\le k} P_j`, and
+    :math:`\hat\tau = -1 + 2\sum_{k=0}^{K}\tilde P_k + \max(\hat\rho_{2K+2}, 0)`: the even lag
+    of the first pair left out counts when it is positive. At the end of the series the edge
+    rules of Stan and ArviZ apply.
     """
     # Pairs that fit before the last two lags; stop at the first pair that is not positive.
     n_pairs = max(1, int(np.ceil((rho.size - 2) / 2)))
@@ -241,9 +244,9 @@ def mcse_mean(draws):
     -----
     :math:`\mathrm{MCSE} = s/\sqrt{\mathrm{ESS}_{\text{mean}}}`, with :math:`s` the standard
     deviation (ddof 1) of all draws pooled across chains and the ESS of :func:`ess_mean`
-    (Vehtari et al., 2021, section 4.4; as in ArviZ and posterior). It rests on a Markov-chain
-    central limit theorem, which needs a finite variance and a chain that forgets its start
-    fast enough; no estimate from the draws can check either.
+    (the multi-chain ESS of Vehtari et al., 2021, section 3.2; as in ArviZ and posterior). It
+    rests on a Markov-chain central limit theorem, which needs a finite variance and a chain
+    that forgets its start fast enough; no estimate from the draws can check either.
     """
     return per_param(lambda x: float(np.std(x, ddof=1) / np.sqrt(_ess(split_chains(x)))), draws)
 

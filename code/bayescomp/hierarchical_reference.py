@@ -323,9 +323,14 @@ class Audit(NamedTuple):
         For the three means, (estimate - exact) / exact posterior sd; for the probability
         :math:`p`, the relative error (estimate - p) / p, so that -1 means no mass at all below
         :math:`\tau = 1`. ``error_mcse`` is the MCSE in the same units.
+        For draws (chains, independent or weighted) whose values of a quantity never change
+        (a run that never visits :math:`\tau < 1` gives an indicator that is always 0) the
+        MCSE is NaN: the draws carry no information about their own error, and a printed 0
+        would claim certainty.
     misses : ndarray of bool, shape (4,)
         Where the error exceeds :data:`TOLERANCE` by more than two MCSE: a miss that Monte
-        Carlo noise cannot explain.
+        Carlo noise cannot explain. An undefined MCSE counts as zero here, so that a run that
+        never visits the tail is judged by its error alone.
     """
 
     estimates: np.ndarray
@@ -342,21 +347,23 @@ def _audited_values(draws):
 
 
 def _estimates_and_mcse(values, weights):
+    estimates, mcse = _estimates_and_formula_mcse(values, weights)
+    # Constant values: every formula gives an MCSE of 0, a certainty the draws cannot back.
+    constant = np.ptp(values.reshape(-1, 4), axis=0) == 0
+    return estimates, np.where(constant, np.nan, mcse)
+
+
+def _estimates_and_formula_mcse(values, weights):
     # Chains (chain, draw, 4): MCSE from the ESS of each quantity (bayescomp.mcse_mean).
     if values.ndim == 3:
-        return values.reshape(-1, 4).mean(axis=0), _chain_mcse(values)
+        from .diagnostics import mcse_mean
+        return values.reshape(-1, 4).mean(axis=0), mcse_mean(values)
     if weights is None:
         return values.mean(axis=0), values.std(axis=0, ddof=1) / np.sqrt(len(values))
     # Self-normalized importance sampling: the delta-method standard error
     # sqrt(sum_s w_s^2 (f_s - estimate)^2) (Owen, 2013, section 9.2).
     estimates = weights @ values
     return estimates, np.sqrt((weights**2) @ (values - estimates) ** 2)
-
-
-def _chain_mcse(values):
-    from .diagnostics import mcse_mean
-    constant = np.ptp(values.reshape(-1, 4), axis=0) == 0
-    return np.where(constant, 0.0, mcse_mean(values))
 
 
 def audit(reference, draws, weights=None):
@@ -389,7 +396,7 @@ def audit(reference, draws, weights=None):
     exact = np.r_[reference.mean[:3], p]
     scale = np.r_[reference.sd[:3], p]
     errors, error_mcse = (estimates - exact) / scale, mcse / scale
-    misses = np.abs(errors) - 2 * error_mcse > np.asarray(TOLERANCE)
+    misses = np.abs(errors) - 2 * np.nan_to_num(error_mcse) > np.asarray(TOLERANCE)
     return Audit(estimates, mcse, errors, error_mcse, misses)
 
 

@@ -328,7 +328,11 @@ def dimension_tuning(dim, path_length=1.4, rwm_scale=2.38):
     ----------
     dim : int
     path_length : float
-        HMC's trajectory length :math:`T = hL`.
+        :math:`T`, the trajectory length :math:`hL` where :math:`d^{1/4}` is a whole number
+        (:math:`d` = 1, 16, 81, ...). Elsewhere :math:`L` is rounded and :math:`h` is not, so
+        :math:`hL = T\,\operatorname{round}(d^{1/4})/d^{1/4}`, between :math:`0.67\,T` and
+        :math:`1.28\,T` for :math:`d` up to 100 (for :math:`T = 1.4`: 1.57 at :math:`d = 10`,
+        1.33 at :math:`d = 100`).
     rwm_scale : float
         The random walk's proposal sd is ``rwm_scale / sqrt(dim)``.
 

@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 from matplotlib.patches import Ellipse
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.ticker import MaxNLocator
 
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
@@ -101,9 +103,12 @@ def deck_svg(fig):
     width, height = width * grow, max(height * grow, DECK_MIN_HEIGHT)
     for _ in range(4):
         fig.set_size_inches(width, height)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
-            fig.tight_layout()
+        if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+            fig.draw_without_rendering()      # lays out again, legends outside the plots included
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")   # layouts tight_layout cannot handle keep their own
+                fig.tight_layout()
         shown = min((ax.get_position().width * width for ax in plots), default=wanted)
         if shown >= 0.95 * wanted or width >= DECK_BOX[0]:
             break
@@ -276,7 +281,9 @@ def plot_log_tau_marginal(ax, reference, samples=(), labels=(), colors=(),
     ax.plot(*((density, grid) if vertical else (grid, density)), color=METHOD_COLORS["grid"],
             linewidth=1.5, label="exact")
     if vertical:
-        ax.set_xlabel(r"density of $\log\tau$")
+        # A narrow panel beside the funnel: the shared axis already says log tau.
+        ax.set_xlabel("density")
+        ax.xaxis.set_major_locator(MaxNLocator(2))
         ax.set_ylim(log_tau_range)
     else:
         ax.set_xlabel(r"$\log\tau$")

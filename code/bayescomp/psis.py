@@ -47,10 +47,13 @@ def _fit_generalized_pareto(exceedances):
     b = 1 - np.sqrt(n_candidates / (np.arange(1, n_candidates + 1, dtype=float) - 0.5))
     b /= 3 * exceedances[int(n / 4 + 0.5) - 1]
     b += 1 / exceedances[-1]
-    # Profile log likelihood of each candidate, and its normalized weight (computed stably).
+    # Profile log likelihood of each candidate, and its normalized weight: a softmax, shifted
+    # by the largest value so that no exponential overflows (profiles span thousands of nats
+    # when the tail holds thousands of draws).
     k = np.log1p(-b[:, None] * exceedances).mean(axis=1)
     profile = n * (np.log(-(b / k)) - k - 1)
-    weights = 1 / np.exp(profile - profile[:, None]).sum(axis=1)
+    weights = np.exp(profile - profile.max())
+    weights /= weights.sum()
     keep = weights >= 10 * np.finfo(float).eps
     weights, b = weights[keep] / weights[keep].sum(), b[keep]
     # Posterior mean of b, then k and sigma given it.

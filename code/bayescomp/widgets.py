@@ -25,7 +25,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .colors import METHOD_COLORS, PALETTE
+from .diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
 from .gaussian import isotropic_mixture_target
+from .hierarchical import hierarchical_data, to_noncentred
+from .hierarchical_reference import exact_draws, hierarchical_reference
 from .lecture import LectureSettings, lecture_problem
 
 BUNDLE_NAME = "bayescomp-widgets.js"
@@ -63,7 +66,10 @@ class WidgetSettings(NamedTuple):
 
     - ``khat_max``: PSIS k-hat below 0.7, the weights' tail is light enough to trust the estimate
       (Vehtari et al., 2024);
-    - ``rhat_max``: split R-hat below 1.01, the chains agree (Vehtari et al., 2021);
+    - ``rhat_max``: rank-normalized split R-hat below 1.01, the chains agree, and ``ess_min``:
+      bulk and tail ESS (of all chains together) above 400 (Vehtari et al., 2021; the package's
+      :data:`~bayescomp.diagnostics.RHAT_THRESHOLD` and
+      :data:`~bayescomp.diagnostics.ESS_THRESHOLD`);
     - ``error_mcse_max``: an estimate within 4 MCSE of the grid's answer is consistent with it.
       If the MCSE is right, the error over the MCSE is about N(0, 1): beyond 3 with probability
       0.27%, beyond 4 with 0.006%. The widgets look often: a Metropolis run of 12,000 steps at
@@ -106,9 +112,105 @@ class WidgetSettings(NamedTuple):
     vi_two_mode_start: tuple = (1.0, 0.5)
     vi_two_mode_init_sd: float = 0.5
     khat_max: float = 0.7
-    rhat_max: float = 1.01
+    rhat_max: float = RHAT_THRESHOLD
+    ess_min: int = ESS_THRESHOLD
     error_mcse_max: float = 4.0
     high_ess_fraction: float = 0.1     # an ESS above this share of the draws looks healthy
+
+
+class FunnelSettings(NamedTuple):
+    """The funnel widget: chapter 7's eight schools under HMC and random-walk Metropolis.
+
+    The defaults are the chapter's runs: four chains from exact draws (``start_seed``, rounded
+    to 4 decimals), seeds ``first_seed + c``, a diagonal mass matrix (HMC) or proposal (the
+    random walk) from the exact posterior sds of the form sampled, rounded to 3 decimals; HMC
+    with step 0.2 and 10 leapfrog steps, 2,000 iterations of which 500 warm-up; the random
+    walk with scale 2.38/sqrt(10) times those sds, 20,000 steps of which 2,000 warm-up.
+    """
+
+    start_seed: int = 70
+    n_chains: int = 4
+    first_seed: int = 90
+    hmc_step: float = 0.2
+    hmc_step_range: tuple = (0.01, 2.0)
+    hmc_leapfrog: int = 10
+    hmc_leapfrog_range: tuple = (1, 50)
+    hmc_iterations: int = 2_000
+    hmc_warmup: int = 500
+    hmc_speed: int = 4                 # iterations per chain per animation frame
+    rwm_scale: float = 1.0             # times 2.38/sqrt(d) x the exact posterior sd
+    rwm_scale_range: tuple = (0.05, 5.0)
+    rwm_iterations: int = 20_000
+    rwm_warmup: int = 2_000
+    rwm_speed: int = 40
+    big_step: float = 1.2              # the "step too large" preset: non-centred, h = 1.2, L = 2
+    big_step_leapfrog: int = 2
+    theta_range: tuple = (-30.0, 45.0)   # the plot's theta_1 and log tau axes (the chapter's)
+    log_tau_range: tuple = (-6.0, 4.0)
+    display_every: int = 10            # every 10th node of the reference (spacing 0.05)
+
+
+class DimensionSettings(NamedTuple):
+    """The dimension widget: chapter 6's standard Gaussian N(0, I_d) under both samplers.
+
+    Each sampler is tuned by the chapter's rule (:func:`bayescomp.dimension_tuning`, with
+    these constants) and runs four chains from exact draws, so no warm-up is needed. Both get
+    the same budget: per animation frame ``hmc_speed`` HMC iterations of L gradient
+    evaluations each, and as many random-walk steps (one log-density evaluation each) as
+    HMC spends gradients.
+    """
+
+    d: int = 10
+    # The d slider's stops, about evenly spaced on a log scale from 1 to 100 (a slider on
+    # log(d) with even steps would round several steps to the same d, so arrow keys would stick).
+    d_values: tuple = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100)
+    n_chains: int = 4
+    first_seed: int = 600
+    hmc_speed: int = 8                 # HMC iterations per chain per frame
+    iterations: int = 2_000            # HMC iterations per chain in a run (the walk: L times more)
+    path_length: float = 1.4
+    rwm_base_scale: float = 2.38
+    preset_dims: tuple = (1, 10, 100)
+    histogram_bins: int = 40
+
+
+def funnel_data(settings=FunnelSettings(), data=None):
+    """What the funnel widget starts from: the data, the starts and scales of both forms, and
+    the exact reference it audits against (the marginal of log tau, E[log tau], P(tau < 1),
+    and the conditional moments of theta_1 that draw the exact funnel)."""
+    data = hierarchical_data() if data is None else data
+    reference = hierarchical_reference(data)
+    starts = np.round(exact_draws(data, reference, settings.n_chains,
+                                  np.random.default_rng(settings.start_seed)), 4)
+    low, high = settings.log_tau_range
+    nodes = np.flatnonzero((reference.log_tau_grid >= low - 1e-9)
+                           & (reference.log_tau_grid <= high + 1e-9))[::settings.display_every]
+    moments = reference.conditional
+    return {
+        "settings": _plain(settings),
+        "data": {"y": data.y.tolist(), "sigma": data.sigma.tolist(),
+                 "mu_prior_sd": float(data.mu_prior_sd),
+                 "tau_prior_scale": float(data.tau_prior_scale)},
+        "starts": {"centred": starts.tolist(),
+                   "non-centred": np.round(to_noncentred(starts), 4).tolist()},
+        "sd": {"centred": np.round(reference.sd, 3).tolist(),
+               "non-centred": np.round(reference.noncentred_sd, 3).tolist()},
+        "reference": {
+            "mean_log_tau": float(reference.mean[1]), "sd_log_tau": float(reference.sd[1]),
+            "mean_theta1": float(reference.mean[2]), "sd_theta1": float(reference.sd[2]),
+            "prob_tau_below_1": float(reference.prob_tau_below_1),
+            "log_tau": reference.log_tau_grid[nodes].tolist(),
+            "density": reference.log_tau_density[nodes].tolist(),
+            "theta1_mean": moments.theta_mean[nodes, 0].tolist(),
+            "theta1_var": moments.theta_var[nodes, 0].tolist(),
+        },
+    }
+
+
+def dimension_data(settings=DimensionSettings()):
+    """What the dimension widget starts from: its settings (the widget applies chapter 6's
+    tuning rule, :func:`bayescomp.dimension_tuning`, to every d with these constants)."""
+    return {"settings": _plain(settings)}
 
 
 def two_mode_target(settings=TwoModeSettings()):
@@ -129,7 +231,8 @@ def _plain(value):
     return value
 
 
-def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=TwoModeSettings()):
+def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=TwoModeSettings(),
+                funnel=FunnelSettings(), dimension=DimensionSettings()):
     """Everything the widgets start from, as a JSON-ready dictionary.
 
     Parameters
@@ -138,13 +241,15 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         The data set is simulated from these, and every default follows them.
     widgets : WidgetSettings
     two_modes : TwoModeSettings
+    funnel : FunnelSettings
+    dimension : DimensionSettings
 
     Returns
     -------
     dict
         ``names`` (the widgets, :data:`WIDGETS`), ``data`` (features ``x``, labels ``y``),
-        ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``, and
-        ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours, :mod:`bayescomp.colors`).
+        ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``,
+        ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), and ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours, :mod:`bayescomp.colors`).
     """
     data, _ = lecture_problem(settings)
     return {
@@ -154,6 +259,8 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         "lecture": _plain(settings),
         "widgets": _plain(widgets),
         "two_modes": _plain(two_modes),
+        "funnel": funnel_data(funnel),
+        "dimension": dimension_data(dimension),
         "palette": dict(PALETTE),
         "method_colors": dict(METHOD_COLORS),
     }
@@ -237,7 +344,8 @@ def importance_sampling(**params):
 
 
 def metropolis(**params):
-    """Random-walk Metropolis from chain starts you click: traces, R-hat, ESS, MCSE."""
+    """Random-walk Metropolis from chain starts you click: traces, rank-normalized R-hat, bulk
+    and tail ESS, MCSE."""
     return _widget(metropolis, params)
 
 
@@ -246,8 +354,21 @@ def laplace_vi(**params):
     return _widget(laplace_vi, params)
 
 
+def dimension(**params):
+    """Random-walk Metropolis and HMC on N(0, I_d), d from 1 to 100: acceptance, ESS per
+    evaluation, and the draws' distance from the mode against the exact chi_d (chapter 6)."""
+    return _widget(dimension, params)
+
+
+def funnel(**params):
+    """HMC and random-walk Metropolis on the eight schools, centred or non-centred: where the
+    divergent transitions happen, and the errors against the exact reference (chapter 7)."""
+    return _widget(funnel, params)
+
+
 # The widgets, in the order the book teaches them: the one list of their names.
-WIDGETS = tuple(map(_name, (posterior_explorer, importance_sampling, metropolis, laplace_vi)))
+WIDGETS = tuple(map(_name, (posterior_explorer, importance_sampling, metropolis, laplace_vi,
+                            dimension, funnel)))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 // - bayescomp-widgets.js: one classic script (IIFE) for the website and the decks (works from
 //   file://, where Chromium blocks ES modules);
 // - bayescomp-anywidget.js: an ES module whose default export is anywidget's render(), for
-//   JupyterLab (bayescomp.widgets.BayesCompWidget points its _esm at it).
+//   JupyterLab (bayescomp.widgets.BayesCompWidget points its _esm at it);
+// - bayescomp-question.js: the questions' classic script, inlined by bayescomp.questions.
 // Also writes a page with every widget for trying them out, OUT_DIR/demo.html.
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
@@ -23,6 +24,7 @@ const esbuild = createRequire(resolve(NPM, 'package.json'))('esbuild');
 const OUT = resolve(process.argv[2] || resolve(ROOT, '_build/widgets'));
 const BUNDLE = 'bayescomp-widgets.js';
 const ESM = 'bayescomp-anywidget.js';
+const QUESTION = 'bayescomp-question.js';
 const LIMIT = 200 * 1024;
 
 const banner = `/* bayescomp live figures, built from code/widgets by esbuild (do not edit: \`make widgets\`
@@ -43,8 +45,13 @@ await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/main.js')], for
                       outfile: resolve(OUT, BUNDLE) });
 await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/anywidget.js')], format: 'esm',
                       outfile: resolve(OUT, ESM) });
+// The questions' script (ui/question.js), a classic script that bayescomp.questions inlines
+// after each question's HTML: small, and with no library in it.
+await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/question.js')], format: 'iife',
+                      banner: { js: '/* bayescomp questions, built from code/widgets/ui/question.js (`make widgets`) */' },
+                      outfile: resolve(OUT, QUESTION) });
 const size = statSync(resolve(OUT, BUNDLE)).size;
-for (const name of [BUNDLE, ESM]) {
+for (const name of [BUNDLE, ESM, QUESTION]) {
   const bytes = statSync(resolve(OUT, name)).size;
   if (bytes > LIMIT) throw new Error(`${name} is ${bytes} bytes, over the ${LIMIT}-byte budget`);
 }

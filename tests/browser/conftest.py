@@ -123,14 +123,23 @@ def start_lab(command, port, **popen):
 
 
 @pytest.fixture(scope="session")
-def lab_url(tmp_path_factory):
+def lab_env(tmp_path_factory):
+    """The environment of the test's JupyterLab: its own config, runtime and data folders (the
+    data folder holds the notebook trust database, so that what a developer trusted with
+    `make lab` cannot change what the tests see), and no Node.js, git or make on its PATH."""
+    settings = tmp_path_factory.mktemp("jupyter")
+    return dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
+                JUPYTER_RUNTIME_DIR=str(settings / "runtime"),
+                JUPYTER_DATA_DIR=str(settings / "data"),
+                PATH=path_without(settings / "bin", NO_NODE, keep_venv=True))
+
+
+@pytest.fixture(scope="session")
+def lab_url(lab_env):
     """A JupyterLab server rooted at the checkout: the clone's path, with no Node.js, git or make
     on its PATH (the live figures' bundle is package data)."""
     port = free_port()
-    settings = tmp_path_factory.mktemp("jupyter")
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
-               JUPYTER_RUNTIME_DIR=str(settings / "runtime"),
-               PATH=path_without(settings / "bin", NO_NODE, keep_venv=True))
+    env = lab_env
     server, url = start_lab([sys.executable, "-m", "jupyter", "lab", f"--port={port}", *LAB_FLAGS,
                              f"--ServerApp.root_dir={ROOT}"], port, env=env)
     yield url

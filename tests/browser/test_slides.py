@@ -16,7 +16,9 @@ again when the deck is opened at that slide (a bookmark, a reload, the speaker v
 
 Also: one slide per slide cell of the notebook, no failed or external request, no JavaScript
 error; the speaker view shows a slide's notes with their formulas drawn; a PDF handout per deck
-with one page per slide; a deck index linking decks and handouts and listing the presenter
+with one page per slide and, below each slide, its speaker notes (the lecturer's handout: the
+notes fit their area, and each page's text holds its slide's notes, which a handout printed
+without notes does not); a deck index linking decks and handouts and listing the presenter
 keys. A negative control checks that the formula check fails on a deck whose formulas show
 their MathML copies, and on a slide with a plain-text copy of a formula.
 
@@ -27,6 +29,10 @@ import io
 import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
+import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -34,6 +40,7 @@ import pytest
 
 from tools import toc
 from tools.slides.build import INDEX_KEYS, chapter_title, deck_file, deck_title, handout_file
+from tools.slides.handouts import print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
 from .offline import OfflinePage
@@ -737,6 +744,91 @@ def test_handout_pages_carry_their_numbers(browser, decks_url):
     assert numbers == [f"{k}/{total}" for k in range(1, total + 1)]
 
 
+def plain_start(notes, words=6):
+    """The first ``words`` words of a slide's notes that are plain text (no math, markup or
+    quotes), as any text extraction of the printed notes reads them; None if there are none."""
+    for line in notes.splitlines():
+        text = re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line)
+        run = re.split(r"[$*`\"\\]", text)[0].split()
+        if len(run) >= words:
+            return " ".join(run[:words])
+    return None
+
+
+def pdf_pages_text(pdf):
+    """Each page's text (poppler's pdftotext), whitespace and ligatures normalized."""
+    if not shutil.which("pdftotext"):
+        pytest.fail("pdftotext is missing: run `bash tools/scripts/install_chromium.sh`")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return [" ".join(unicodedata.normalize("NFKC", page).split()) for page in text.split("\f")]
+
+
+def notes_starts(name):
+    """(page, plain start of the notes) of every slide of a chapter's deck whose notes have one."""
+    found = [(k + 1, plain_start("\n".join(c.source for c in notes_of(cells))))
+             for k, cells in enumerate(deck_slides(name))]
+    return [(page, start) for page, start in found if start]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_handout_prints_each_slides_notes(name):
+    """The lecturer's handout (the default): each page holds its slide's speaker notes, read
+    back from the PDF, so the printed notes are there as text, on the right page."""
+    pdf = DECKS / handout_file(name)
+    assert pdf.exists(), f"no handout {pdf}: run `make slides`"
+    pages, starts = pdf_pages_text(pdf), notes_starts(name)
+    assert len(starts) >= len(deck_slides(name)) // 2, f"{name}: too few plain notes to look for"
+    missing = [(page, start) for page, start in starts if start not in pages[page - 1]]
+    assert missing == [], f"{pdf.name}: notes not on their slide's page (page, words): {missing[:4]}"
+
+
+def test_handout_without_notes_has_none(tmp_path):
+    """Negative control: the same deck printed with ``--no-notes`` holds the slides' text but
+    none of the notes the lecturer's handout holds."""
+    name = "03_mcmc"
+    with tempfile.TemporaryDirectory(prefix="handout-test-chromium-") as profile:
+        print_deck(DECKS / deck_file(name), tmp_path / "plain.pdf", profile, notes=False)
+    plain = " ".join(pdf_pages_text(tmp_path / "plain.pdf"))
+    lecturer = " ".join(pdf_pages_text(DECKS / handout_file(name)))
+    starts = [start for _, start in notes_starts(name)]
+    assert "MCMC" in plain and all(start in lecturer for start in starts)
+    assert [start for start in starts if start in plain] == [], "a handout printed with notes=False holds notes"
+
+
+def test_lecturers_handout_fits_the_notes_below_each_slide(browser, decks_url):
+    """The print layout of the lecturer's handout: on every page of every deck the notes sit
+    below the slide's canvas, in the page, their last line inside their area, at 18 px."""
+    bad = []
+    for name in CHAPTERS:
+        view = OfflinePage(browser, decks_url)
+        try:
+            view.page.goto(f"{decks_url}/{deck_file(name)}{print_query()}", wait_until="load")
+            view.page.wait_for_function(
+                "() => document.documentElement.classList.contains('lecturer-handout')",
+                timeout=30_000)
+            view.page.wait_for_timeout(300)
+            pages = view.page.evaluate("""() => [...document.querySelectorAll('.pdf-page')].map(p => {
+                const notes = p.querySelector('.speaker-notes-pdf');
+                if (!notes) return null;
+                const page = p.getBoundingClientRect(), box = notes.getBoundingClientRect();
+                const slide = p.querySelector('section').getBoundingClientRect();
+                const last = [...notes.querySelectorAll('li, p')].pop();
+                return {top: box.top - page.top, slide: slide.bottom - page.top,
+                        end: last ? last.getBoundingClientRect().bottom : box.top, bottom: box.bottom,
+                        inPage: box.bottom <= page.bottom + 1, size: last ? parseFloat(getComputedStyle(last).fontSize) : 0,
+                        words: notes.textContent.split(/\\s+/).length}; })""")
+        finally:
+            view.close()
+        if len(pages) != len(slide_cells(name)) or None in pages:
+            bad.append((name, "pages without notes", [k for k, p in enumerate(pages) if p is None]))
+            continue
+        bad += [(name, k + 1, page) for k, page in enumerate(pages)
+                if page["top"] < page["slide"] - 1 or page["top"] < 700 or page["end"] > page["bottom"]
+                or not page["inPage"] or page["size"] < 18 or page["words"] < 10]
+    assert bad == [], f"lecturer's handout pages whose notes do not fit (deck, page, layout): {bad[:4]}"
+
+
 def test_handouts_show_a_still_of_each_live_figure(browser, decks_url):
     """On paper a live figure is its still image (the book's run drawn once by chromium): in
     the print layout the handouts are made from, each live-figure slide shows the still, loaded,
@@ -776,8 +868,10 @@ def test_index_lists_decks_handouts_and_keys():
 # ---------------------------------------------------------------------------------------------
 # A complete lecture (issue 20, points 3 and 4), read from the notebooks the decks are cut
 # from: every slide has teaching notes that are a script for that slide (three to five points,
-# a question for the room, short enough for the speaker view, nothing that only makes sense in
-# the book); every deck ends on a summary slide (then only exercises); every exercise is on an
+# short enough for the speaker view, nothing that only makes sense in the book); the slides
+# fall into parts, each opened by a header in its first slide's notes, and each part holds one
+# question for the room (an Ask), so a lecture asks every 5 to 12 minutes rather than on every
+# slide; every deck ends on a summary slide (then only exercises); every exercise is on an
 # exercise slide with its statement; and, in the built decks, no slide reaches the speaker
 # view without notes.
 
@@ -792,6 +886,15 @@ BOOK_ONLY = re.compile(
     r"|\bequations?\s*\(?\d|\{eq\}|\]\(#", re.I)
 NOTES_POINTS = (3, 5)       # points per slide
 NOTES_WORDS = 150           # what the speaker view shows without scrolling at 1100 x 700
+# A part of a lecture: its header is the first line of the notes of its first slide,
+# "**Part 2 · Four chains** (about 7 min)"; the minutes are given for every part that is
+# lectured, not for the exercises. Each part holds exactly one question for the room, a
+# point starting "**Ask" (a poll slide's follow-up counts as its part's question).
+PART = re.compile(r"^\*\*Part (?P<number>\d+) · (?P<title>[^*\n]+)\*\*"
+                  r"(?: \(about (?P<minutes>\d+) min\))?[ \t]*$", re.M)
+ASK = re.compile(r"\*\*Ask\b")
+PART_MINUTES = (5, 12)      # one question every 5 to 12 minutes (about one every 8 to 10)
+LECTURE_MINUTES = 50        # the parts of a deck fit one lecture
 SUMMARY_TITLE = re.compile(r"^(?:Summary|Takeaways)\b")
 EXERCISE = re.compile(r"^:{3,}\{exercise\}\s*(?P<title>.+?)\s*$", re.M)
 STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a title
@@ -836,8 +939,6 @@ def script_problems(text):
     points = re.findall(r"^\s*(?:[-*+]|\d+\.)\s", text, re.M)
     if not NOTES_POINTS[0] <= len(points) <= NOTES_POINTS[1]:
         found.append(f"{len(points)} points, not {NOTES_POINTS[0]} to {NOTES_POINTS[1]}")
-    if "?" not in text:
-        found.append("no question for the room")
     if len(text.split()) > NOTES_WORDS:
         found.append(f"{len(text.split())} words, more than {NOTES_WORDS}")
     found += [f"book-only reference {m[0]!r}" for m in BOOK_ONLY.finditer(text)]
@@ -849,10 +950,10 @@ def test_the_script_check_sees_book_prose():
     prose = ("The cell below runs the chain, and [the figure below](#fig-walk) shows it; by "
              "equation (3) the weights cancel, as {eq}`eq-snis` says.")
     problems = script_problems(prose)
-    assert any("points" in p for p in problems) and any("question" in p for p in problems)
+    assert any("points" in p for p in problems)
     assert len([p for p in problems if "book-only" in p]) >= 4
-    script = ("- Say what the slide shows.\n- Point at the table.\n"
-              "- **Ask:** \"Which row surprises you?\"")
+    assert any("words" in p for p in script_problems("- a\n- b\n- c " + "word " * 150))
+    script = "- Say what the slide shows.\n- Point at the table.\n- Read the last row aloud."
     assert script_problems(script) == []
 
 
@@ -862,6 +963,75 @@ def test_teaching_notes_are_a_script(name):
            for problems in [script_problems("\n".join(c.source for c in notes_of(cells)))]
            if notes_of(cells) and problems]
     assert bad == [], f"notes of {name} that are not a script (slide, title, why): {bad}"
+
+
+def part_problems(slides):
+    """Why a deck's parts do not pace its questions (an empty list when they do).
+
+    ``slides`` is the deck in order, each slide as (title, notes text). Every slide belongs to
+    the part whose header came last; the first slide opens part 1, parts are numbered in
+    order, each holds exactly one Ask, each lectured part (not one of exercise slides only)
+    gives its minutes, 5 to 12, and together they fit a lecture.
+    """
+    found, parts = [], []
+    for k, (title, notes) in enumerate(slides):
+        headers = list(PART.finditer(notes))
+        if len(headers) > 1:
+            found.append(f"slide {k} ({title}): {len(headers)} part headers")
+        if headers:
+            if not notes.lstrip().startswith(headers[0][0]):
+                found.append(f"slide {k} ({title}): the part header is not the notes' first line")
+            parts.append({"number": int(headers[0]["number"]), "title": headers[0]["title"],
+                          "minutes": headers[0]["minutes"], "slides": []})
+        elif not parts:
+            found.append(f"slide {k} ({title}): no part header before it")
+            continue
+        parts[-1]["slides"].append((title, notes))
+    numbers = [part["number"] for part in parts]
+    if numbers != list(range(1, len(parts) + 1)):
+        found.append(f"parts numbered {numbers}")
+    for part in parts:
+        name = f"part {part['number']} ({part['title']})"
+        asks = sum(len(ASK.findall(notes)) for _, notes in part["slides"])
+        if asks != 1:
+            found.append(f"{name}: {asks} asks, not 1")
+        exercises = all(title.startswith("Exercises") for title, _ in part["slides"])
+        if exercises and part["minutes"]:
+            found.append(f"{name}: exercises take no lecture minutes")
+        elif not exercises and not part["minutes"]:
+            found.append(f"{name}: no minutes")
+        elif not exercises and not PART_MINUTES[0] <= int(part["minutes"]) <= PART_MINUTES[1]:
+            found.append(f"{name}: {part['minutes']} min, not {PART_MINUTES[0]} to {PART_MINUTES[1]}")
+    total = sum(int(part["minutes"] or 0) for part in parts)
+    if total > LECTURE_MINUTES:
+        found.append(f"{total} min in all, more than a {LECTURE_MINUTES}-minute lecture")
+    return found
+
+
+def test_the_part_check_sees_unpaced_questions():
+    """Negative controls: a part without its question, a part with two, a part too long, a
+    slide before any part, parts out of order, and minutes that do not fit a lecture."""
+    ask, plain = "- a\n- b\n- **Ask:** \"Why?\"", "- a\n- b\n- c"
+    head = lambda k, minutes=None: f"**Part {k} · P{k}**" + (f" (about {minutes} min)" if minutes else "")
+    good = [("Title", head(1, 8) + "\n\n" + plain), ("Two", ask), ("Three", head(2, 6) + "\n\n" + ask),
+            ("Exercises", head(3) + "\n\n" + ask), ("Exercises, continued", plain)]
+    assert part_problems(good) == []
+    assert any("0 asks" in p for p in part_problems(good[:1] + [("Two", plain)] + good[2:]))
+    assert any("2 asks" in p for p in part_problems(good[:1] + [("Two", ask), ("Three", ask)]))
+    assert any("20 min" in p for p in part_problems([("Title", head(1, 20) + "\n\n" + ask)]))
+    assert any("no part header" in p for p in part_problems([("Title", ask)] + good[2:]))
+    assert any("numbered" in p for p in part_problems(good[:2] + [("Three", head(3, 6) + "\n\n" + ask)]))
+    assert any("no minutes" in p for p in part_problems([("Title", head(1) + "\n\n" + ask)]))
+    five = [(f"S{k}", head(k, 12) + "\n\n" + ask) for k in range(1, 6)]
+    assert any("more than" in p for p in part_problems(five))
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_part_asks_once(name):
+    slides = [(slide_title(cells), "\n".join(c.source for c in notes_of(cells)))
+              for cells in deck_slides(name)]
+    bad = part_problems(slides)
+    assert bad == [], f"the parts of {name} do not pace its questions: {bad}"
 
 
 @pytest.mark.parametrize("name", CHAPTERS)

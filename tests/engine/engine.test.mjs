@@ -125,6 +125,96 @@ test('split R-hat, ESS and MCSE on fixed chains', () => {
   }
 });
 
+// The production diagnostics: the same algorithm as the package's, so to 1e-10.
+const RANK_RTOL = 1e-10;
+const rankCases = [
+  ...golden.diagnostics.map((g, index) => ({ name: `diagnostics case ${index}`, draws: g.draws, ...g.rank })),
+  ...golden.rank_diagnostics,
+];
+const rankCase = (name) => golden.rank_diagnostics.find((g) => g.name === name).draws
+  .map((chains) => chains.map((c) => Float64Array.from(c)));
+
+test('rank-normalized R-hat, bulk and tail ESS, ESS and MCSE of the mean on fixed chains', () => {
+  for (const g of rankCases) {
+    g.draws.forEach((chains, p) => {
+      const series = chains.map((c) => Float64Array.from(c));
+      const label = `${g.name}, parameter ${p}`;
+      const alone = {
+        rhat: series.length > 1 ? E.rankNormalizedRhat(series) : NaN, essBulk: E.essBulk(series),
+        essTail: E.essTail(series), essMean: E.essMean(series), mcse: E.mcseMean(series),
+      };
+      close(alone.rhat, g.rhat[p], `${label}: rank-normalized R-hat`, RANK_RTOL);
+      close(alone.essBulk, g.ess_bulk[p], `${label}: bulk ESS`, RANK_RTOL);
+      close(alone.essTail, g.ess_tail[p], `${label}: tail ESS`, RANK_RTOL);
+      close(alone.essMean, g.ess_mean[p], `${label}: ESS of the mean`, RANK_RTOL);
+      close(alone.mcse, g.mcse_mean[p], `${label}: MCSE of the mean`, RANK_RTOL);
+      if (series.length > 1) close(E.splitRhat(series), g.split_rhat[p], `${label}: classic split R-hat`);
+      // The summary the widgets show is exactly the functions' values.
+      const summary = E.rankSummary(series);
+      for (const key of Object.keys(alone)) assert.ok(Object.is(summary[key], alone[key]), `${label}: summary's ${key}`);
+      const { mean, sd } = E.pooledMoments(series);
+      assert.deepEqual([summary.mean, summary.sd], [mean, sd], `${label}: summary's mean and sd`);
+    });
+  }
+});
+
+test('what each convention of the production diagnostics gives', () => {
+  const { rhat_max: rhatMax } = settings;
+  // Heavy tails, one chain shifted: the ranks see it, the classic R-hat does not.
+  const [heavy] = rankCase('heavy tails');
+  assert.ok(E.rankNormalizedRhat(heavy) > rhatMax && E.splitRhat(heavy) < rhatMax);
+  // Different means: far above; different scales: only the folded R-hat sees them.
+  const [shifted, spread] = rankCase('different means, different scales');
+  assert.ok(E.rankNormalizedRhat(shifted) > 1.5);
+  assert.ok(E.rankNormalizedRhat(spread) > 1.1 && E.splitRhat(spread) < rhatMax);
+  // Every draw equal: R-hat NaN, every draw counts, MCSE 0; chains stuck apart: R-hat infinite.
+  const [constant, stuck] = rankCase('constant');
+  assert.ok(Number.isNaN(E.rankNormalizedRhat(constant)));
+  assert.deepEqual([E.essBulk(constant), E.essTail(constant), E.mcseMean(constant)], [40, 40, 0]);
+  assert.equal(E.rankNormalizedRhat(stuck), Infinity);
+  // Antithetic chains: tau is floored at 1/log10(S), so ESS = S log10(S) for the S = 1200 draws.
+  const [antithetic] = rankCase('antithetic');
+  close(E.essBulk(antithetic), 1200 * Math.log10(1200), 'antithetic bulk ESS', 1e-12);
+  // One chain: the summary's R-hat is undefined (NaN), its ESS are not.
+  const [one] = rankCase('one chain');
+  const summary = E.rankSummary(one);
+  assert.ok(Number.isNaN(summary.rhat) && summary.essBulk > 0 && summary.essTail > 0);
+});
+
+test('rank normalization: average ranks of ties, by the radix sort, against counting', () => {
+  // Negative and positive values, -0 and +0 (tied), repeats, magnitudes from 1e-300 to 1e300.
+  const values = [3, -1, 0, -0, 2.5, 3, -1e300, 1e-300, -1e-300, 1e300, 3, 0.1, -2.5, 2.5];
+  const chains = [Float64Array.from(values.slice(0, 7)), Float64Array.from(values.slice(7))];
+  const z = E.rankNormalize(chains).flatMap((c) => Array.from(c));
+  values.forEach((v, i) => {
+    // Rank = (number below + 1 + number below or equal) / 2.
+    const below = values.filter((w) => w < v).length;
+    const upTo = values.filter((w) => w <= v).length;
+    const want = E.normalQuantile(((below + 1 + upTo) / 2 - 3 / 8) / (values.length + 1 / 4));
+    assert.equal(z[i], want, `value ${v} (index ${i})`);
+  });
+});
+
+test('the production diagnostics say what is wrong with bad input', () => {
+  const chain = (n) => Float64Array.from({ length: n }, (_, t) => Math.sin(t));
+  for (const f of [E.rankNormalizedRhat, E.essBulk, E.essTail, E.essMean, E.mcseMean, E.rankSummary]) {
+    assert.throws(() => f([chain(3), chain(3)]), /chains must have at least 4 draws each; got 3/, f.name);
+    assert.throws(() => f([chain(10), chain(9)]), /chains must all have the same length; got 10, 9/, f.name);
+    assert.throws(() => f([]), /chains must hold at least [12] chains?; got 0/, f.name);
+    assert.throws(() => f([chain(10), Float64Array.of(...chain(9), NaN)]),
+      /chains must hold finite numbers; chain 1, draw 9 is NaN/, f.name);
+  }
+  assert.throws(() => E.rankNormalizedRhat([chain(10)]), /chains must hold at least 2 chains; got 1/);
+});
+
+test('the normal quantile (Wichura\'s AS241) equals the package\'s', () => {
+  const g = golden.normal_quantile;
+  close(g.p.map(E.normalQuantile), g.z, 'normal quantile', 1e-13);
+  // Symmetric where 1 - p is exact: in the far and near tails and the centre.
+  for (const p of [2 ** -40, 2 ** -10, 0.0625, 0.25, 0.375]) assert.equal(E.normalQuantile(1 - p), -E.normalQuantile(p), `symmetry at ${p}`);
+  assert.deepEqual([0, 1, -0.1, 1.1, NaN].map(E.normalQuantile), [-Infinity, Infinity, NaN, NaN, NaN]);
+});
+
 test('the FFT autocorrelation equals the direct sum', () => {
   const x = Float64Array.from({ length: 37 }, (_, t) => Math.sin(t * 0.7) + 0.1 * t);
   const y = Float64Array.from({ length: 37 }, (_, t) => Math.cos(t * 1.3));
@@ -321,6 +411,15 @@ test('staged diagnostics, a job at a time, equal the package\'s and the engine\'
       close(staged.result[p].ess, g.ess[p], `${label}: ESS`);
       close(staged.result[p].mcse, g.mcse[p], `${label}: MCSE`);
     });
+    // The production diagnostics, staged: six jobs per parameter, the summary at once.
+    const ranked = new E.StagedDiagnostics(kept, E.rankSummaryJobs);
+    steps = 1;
+    while (!ranked.step()) steps += 1;
+    assert.equal(steps, kept.length * 6, `case ${index}: rank jobs`);
+    kept.forEach((chains, p) => {
+      assert.deepEqual(ranked.result[p], E.rankSummary(chains), `case ${index}, parameter ${p}: ranked at once`);
+      close(ranked.result[p].essTail, g.rank.ess_tail[p], `case ${index}, parameter ${p}: tail ESS`, RANK_RTOL);
+    });
   }
 });
 
@@ -356,8 +455,13 @@ for (const form of ['centred', 'non-centred']) {
     test(`${form} eight schools: HMC run ${k + 1} (h = ${run.step_size}) replays NumPy's draws exactly`, () => {
       const d = run.start.length;
       const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-      const chain = E.hmcChain(target, run.start, { stepSize: run.step_size,
-        nLeapfrog: run.n_leapfrog, mass: run.mass }, run.n_steps, rng);
+      const chain = new E.HMCChain(target, run.start, { stepSize: run.step_size,
+        nLeapfrog: run.n_leapfrog, mass: run.mass }, rng);
+      for (let t = 0; t < run.n_steps; t += 1) {
+        const { path } = chain.step();
+        // The trajectory itself, leapfrog step by leapfrog step, for the first iterations.
+        if (t < run.paths.length) same(path.map((q) => Array.from(q)), run.paths[t], `trajectory ${t}`);
+      }
       assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
       same(chain.draws.map((x) => Array.from(x)), run.draws, 'draws');
       assert.deepEqual(chain.divergent, run.divergent, 'divergence flags');
@@ -367,6 +471,36 @@ for (const form of ['centred', 'non-centred']) {
     });
   });
 }
+
+for (const form of ['centred', 'non-centred']) {
+  test(`${form} eight schools: the funnel widget's random walk replays the package's chain`, () => {
+    const run = schools.forms[form].rwm;
+    const target = E.hierarchicalTarget(schoolsData, form);
+    const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
+    const walk = new E.RandomWalkChain(target, run.start, run.scale, rng);
+    const accepted = run.accepted.map(() => walk.step());
+    assert.deepEqual(accepted, run.accepted, 'accept decisions');
+    close(walk.draws.map((x) => Array.from(x)), run.draws, 'draws');
+    close(walk.acceptRate(), run.accept_rate, 'acceptance rate');
+    assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
+  });
+}
+
+test('the funnel widget\'s data: the engine targets from the data script, the exact picture', () => {
+  const funnel = widgetData.funnel;
+  const fromScript = { y: funnel.data.y, sigma: funnel.data.sigma, muPriorSd: funnel.data.mu_prior_sd,
+    tauPriorScale: funnel.data.tau_prior_scale };
+  assert.deepEqual(fromScript, schoolsData);
+  const grid = E.funnelDensityGrid(funnel.reference, schools.funnel_density.theta);
+  const K = funnel.reference.log_tau.length;
+  const expected = schools.funnel_density.density; // [node][theta]
+  const got = expected.map((row, k) => row.map((_, i) => grid.weights[i * K + k]));
+  close(got, expected, 'joint density of (theta_1, log tau)');
+  // The widget's mass matrices are those of the replays above (the chapter's).
+  for (const form of ['centred', 'non-centred']) {
+    close(schools.forms[form].hmc[0].mass, funnel.sd[form].map((s) => 1 / (s * s)), `${form} mass`);
+  }
+});
 
 test('the centred funnel replay diverges somewhere (so the flags are tested)', () => {
   const flags = schools.forms.centred.hmc.flatMap((run) => run.divergent);
@@ -405,6 +539,18 @@ test('chi_d: mean, E[r^2] = d and density match the exact formulas', () => {
   });
 });
 
+test('chi_d distribution function: the exact recursions from erf and exp', () => {
+  dimension.dims.forEach((d, i) => {
+    const radii = [...dimension.radii, Math.sqrt(d), 14];
+    // Absolute 1e-12: the recursion loses relative digits far in the lower tail.
+    radii.forEach((r, k) => {
+      const got = E.chiCdf(r, d);
+      const want = dimension.chi_cdf[i][k];
+      assert.ok(Math.abs(got - want) <= 1e-12 + 1e-9 * want, `chi cdf d=${d} r=${r}: ${got} vs ${want}`);
+    });
+  });
+});
+
 dimension.replays.forEach((run) => {
   test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
     const target = E.standardGaussianTarget(run.d);
@@ -419,5 +565,27 @@ dimension.replays.forEach((run) => {
       mass: h.mass }, h.n_steps, E.replaySource({ normals: h.normals, uniforms: h.uniforms }));
     close(chain.draws.map((x) => Array.from(x)), h.draws, 'HMC draws');
     close(chain.energies, h.energies, 'HMC energies');
+    close(chain.acceptRate(), h.accept_rate, 'HMC acceptance rate');
   });
+});
+
+test('the dimension widget\'s histogram: a density over its bins, values outside counted apart', () => {
+  const h = E.densityHistogram([0.1, 0.2, 0.6, 0.99, 1, 1.5, -0.1], 0, 1, 4);
+  close(Array.from(h.density), [2 / 7 / 0.25, 0, 1 / 7 / 0.25, 2 / 7 / 0.25], 'density', 1e-12);
+  assert.equal(h.outside, 2);
+});
+
+test('kept or not, a chain steps the same: keepDraws only drops the stored draws', () => {
+  const target = E.standardGaussianTarget(5);
+  const start = [0.3, -0.2, 1, 0.5, -1];
+  const settings = { stepSize: 0.5, nLeapfrog: 3 };
+  const kept = new E.HMCChain(target, start, settings, E.seededSource(3));
+  const lean = new E.HMCChain(target, start, { ...settings, keepDraws: false }, E.seededSource(3));
+  const walk = new E.RandomWalkChain(target, start, 0.8, E.seededSource(4));
+  const leanWalk = new E.RandomWalkChain(target, start, 0.8, E.seededSource(4), { keepDraws: false });
+  for (let t = 0; t < 50; t += 1) [kept, lean, walk, leanWalk].forEach((c) => c.step());
+  same(Array.from(lean.position), Array.from(kept.draws[49]), 'HMC state');
+  same(Array.from(leanWalk.current), Array.from(walk.draws[49]), 'walk state');
+  assert.equal(lean.draws.length + leanWalk.draws.length, 0);
+  assert.equal(lean.gradientEvaluations(), 150);
 });

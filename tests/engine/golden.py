@@ -165,7 +165,13 @@ def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
     for _ in range(n_steps):
         normals.append(rng.standard_normal(dim))
         uniforms.append(rng.random())
+    # The first trajectories, each from the state before its iteration, with its momentum.
+    states = np.vstack([start, chain.draws[:19]])
+    scale = np.sqrt(mass) if mass is not None else np.ones(dim)
+    paths = [bc.leapfrog(target.grad_log_density, state, scale * z, step_size, n_leapfrog,
+                         mass=mass).positions for state, z in zip(states, normals)]
     return {"start": start, "mass": mass, "step_size": step_size, "n_leapfrog": n_leapfrog,
+            "paths": paths,
             "n_steps": n_steps, "normals": np.ravel(normals), "uniforms": uniforms,
             "draws": chain.draws.ravel(), "divergent": chain.divergent,
             "energies": chain.energies, "energy_errors": chain.energy_errors,
@@ -190,8 +196,30 @@ def hierarchical_case():
             "points": points, "log_density": target.log_density(points),
             "grad": target.grad_log_density(points),
             "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
-                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))]}
+                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))],
+            "rwm": walk_replay(target, start, 2.38 / np.sqrt(target.dim) * sd, 2000, 80)}
+    # The funnel widget's exact picture: the joint density of (theta_1, log tau) at its nodes.
+    shown = widgets.funnel_data()["reference"]
+    nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
+    theta = np.linspace(-30.0, 45.0, 31)
+    case["funnel_density"] = {"theta": theta,
+                              "density": bc.log_tau_theta_density(reference, 0, theta)[nodes]}
     return case
+
+
+def walk_replay(target, start, scale, n_steps, seed):
+    """The package's random walk with the diagonal proposal diag(scale) and the draws it used:
+    per step d normals, then a uniform."""
+    chain = bc.metropolis_chain(target.log_density, start, np.diag(scale), n_steps,
+                                np.random.default_rng(seed), record_proposals=True)
+    rng, dim = np.random.default_rng(seed), len(start)
+    normals, uniforms = [], []
+    for _ in range(n_steps):
+        normals.append(rng.standard_normal(dim))
+        uniforms.append(rng.random())
+    return {"start": start, "scale": scale, "normals": np.ravel(normals), "uniforms": uniforms,
+            "draws": chain.draws.ravel(), "accepted": chain.accepted,
+            "accept_rate": chain.accept_rate}
 
 
 def dimension_case():
@@ -221,23 +249,97 @@ def dimension_case():
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
     return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
-            "radii": radii, "chi_density": density, "replays": replays}
+            "radii": radii, "chi_density": density, "replays": replays,
+            "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
+
+
+def chi_cdf(r, d):
+    """P(|x| <= r) for x ~ N(0, I_d), exactly: P(1/2, x) = erf(sqrt x) or P(1, x) = 1 - e^-x,
+    then P(a + 1, x) = P(a, x) - x^a e^-x / Gamma(a + 1), with x = r^2 / 2."""
+    x = r * r / 2
+    a, p = (0.5, math.erf(math.sqrt(x))) if d % 2 else (1.0, -math.expm1(-x))
+    while a < d / 2:
+        p -= math.exp(a * math.log(x) - x - math.lgamma(a + 1))
+        a += 1
+    return p
 
 
 def diagnostics_case(draws):
     return {"draws": np.moveaxis(draws, -1, 0),        # (param, chain, draw) for the engine
             "rhat": bc.split_rhat(draws), "ess": bc.effective_sample_size(draws),
-            "mcse": bc.mcse(draws)}
+            "mcse": bc.mcse(draws), "rank": rank_values(draws)}
+
+
+def rank_values(draws):
+    """The production diagnostics (Vehtari et al., 2021) of (chain, draw, param) draws, and the
+    classic split R-hat beside them; R-hat is NaN (null) for one chain, as the engine gives it."""
+    two = draws.shape[0] > 1
+    nan = np.full(draws.shape[2], np.nan)
+    return {"rhat": bc.rank_normalized_rhat(draws) if two else nan,
+            "split_rhat": bc.split_rhat(draws) if two else nan,
+            "ess_bulk": bc.ess_bulk(draws), "ess_tail": bc.ess_tail(draws),
+            "ess_mean": bc.ess_mean(draws), "mcse_mean": bc.mcse_mean(draws)}
+
+
+def rank_case(name, *params):
+    """A named case of one or more parameters, each (chain, draw), all of the same shape."""
+    draws = np.stack([np.asarray(p, dtype=float) for p in params], axis=-1)
+    return {"name": name, "draws": np.moveaxis(draws, -1, 0), **rank_values(draws)}
+
+
+def ar1(rng, shape, phi):
+    """AR(1) chains x_t = phi x_{t-1} + e_t of shape (chain, draw, ...), from x_0 = e_0."""
+    noise = rng.standard_normal(shape)
+    draws = np.empty(shape)
+    draws[:, 0] = noise[:, 0]
+    for t in range(1, shape[1]):
+        draws[:, t] = phi * draws[:, t - 1] + noise[:, t]
+    return draws
+
+
+def rank_cases():
+    """Inputs that exercise each convention of the production diagnostics."""
+    rng = np.random.default_rng(2021)
+    normal = rng.standard_normal
+    offsets = np.arange(4.0)[:, None]
+    return [
+        rank_case("well mixed", normal((4, 500)), ar1(rng, (4, 500), 0.5)),
+        # Chains in different places (R-hat far above 1.01), or of different spreads (only the
+        # folded R-hat sees those).
+        rank_case("different means, different scales", normal((4, 300)) + offsets,
+                  normal((4, 300)) * np.array([1.0, 1.0, 1.0, 3.0])[:, None]),
+        # Cauchy draws, one chain shifted by 1: ranks see the shift, the classic R-hat does not.
+        rank_case("heavy tails", np.random.default_rng(40).standard_cauchy((4, 1000))
+                  + np.array([0.0, 0.0, 0.0, 1.0])[:, None]),
+        # Ties: average ranks, and quantiles that fall on tied values.
+        rank_case("ties", rng.poisson(0.3, (4, 200)), rng.random((4, 200)) < 0.1,
+                  np.round(normal((4, 200)), 1)),
+        # Every draw equal (R-hat NaN, ESS = S); each chain stuck at its own value (R-hat
+        # infinite); one stuck chain among moving ones.
+        rank_case("constant", np.full((4, 10), 2.5), np.repeat(offsets, 10, axis=1),
+                  np.vstack([normal((3, 10)), np.zeros((1, 10))])),
+        # Antithetic chains: the floor 1/log10(S) on tau binds.
+        rank_case("antithetic", ar1(rng, (4, 300), -0.9)),
+        # Odd lengths: the middle draw is left out of the split chains (not of the quantiles).
+        rank_case("odd length, 2 x 5", normal((2, 5)), normal((2, 5)) + 1.0),
+        rank_case("odd length, 3 x 7", ar1(rng, (3, 7), 0.3)),
+        rank_case("one chain", ar1(rng, (1, 101), 0.7)),
+    ]
 
 
 def ar1_chains(seed, n_chain, n_draw, phi):
-    rng = np.random.default_rng(seed)
-    noise = rng.standard_normal((n_chain, n_draw, 2))
-    draws = np.empty_like(noise)
-    draws[:, 0] = noise[:, 0]
-    for t in range(1, n_draw):
-        draws[:, t] = phi * draws[:, t - 1] + noise[:, t]
+    """Two parameters of AR(1) chains, the second's chain c shifted by 0.3 c."""
+    draws = ar1(np.random.default_rng(seed), (n_chain, n_draw, 2), phi)
     return draws + np.array([0.0, 0.3]) * np.arange(n_chain)[:, None, None]
+
+
+def normal_quantile_case():
+    """The normal quantile in each of AS241's three regions, their edges, and near 0, 1/2, 1."""
+    from bayescomp._special import normal_quantile
+
+    p = [1e-300, 1e-100, 1e-20, 1e-10, 1e-5, 1e-3, 0.02, 0.074, 0.075, 0.0751, 0.1, 0.3,
+         0.5 - 1e-12, 0.5, 0.5 + 1e-12, 0.7, 0.9249, 0.925, 0.93, 0.999, 1 - 1e-10, 1 - 2**-53]
+    return {"p": p, "z": normal_quantile(p)}
 
 
 def golden():
@@ -290,6 +392,8 @@ def golden():
         ],
         "diagnostics": [diagnostics_case(lecture.chains.draws),
                         diagnostics_case(ar1_chains(5, 3, 1001, 0.9))],
+        "rank_diagnostics": rank_cases(),
+        "normal_quantile": normal_quantile_case(),
         "importance": [
             importance_replay(target, np.zeros(2), prior_cov, s.is_prior_draws, s.is_prior_seed),
             importance_replay(target, laplace.mean, laplace.cov, s.is_laplace_draws,

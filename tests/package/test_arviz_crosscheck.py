@@ -9,27 +9,24 @@ They are not the same estimators, so they agree only to a tolerance:
   on the raw draws. Here they differ by up to 3.5% (slope), so the test allows 5%.
 """
 import numpy as np
-import pytest
 
 from bayescomp import effective_sample_size, split_rhat
 
-az = pytest.importorskip("arviz")
 
-
-def test_rhat_matches_arviz(lecture):
+def test_rhat_matches_arviz(az, lecture):
     ours = split_rhat(lecture.chains.draws)
     theirs = np.array([az.rhat(lecture.chains.draws[:, :, p]) for p in range(2)]).ravel()
     np.testing.assert_allclose(ours, theirs, atol=0.001)
 
 
-def test_ess_matches_arviz_bulk(lecture):
+def test_ess_matches_arviz_bulk(az, lecture):
     ours = effective_sample_size(lecture.chains.draws)
     theirs = np.array([az.ess(lecture.chains.draws[:, :, p], method="bulk")
                        for p in range(2)]).ravel()
     np.testing.assert_allclose(ours, theirs, rtol=0.05)
 
 
-def test_plain_ess_matches_arviz_mean_ess_closely(lecture):
+def test_plain_ess_matches_arviz_mean_ess_closely(az, lecture):
     # Without rank normalization ("mean" ESS) the two estimators differ only in the truncation rule.
     ours = effective_sample_size(lecture.chains.draws)
     theirs = np.array([az.ess(lecture.chains.draws[:, :, p], method="mean")

@@ -12,11 +12,11 @@ import zipfile
 
 import pytest
 
-from bayescomp import widgets
+from bayescomp import questions, widgets
 from tools.download import package
 from tools.toc import ROOT
 
-BUNDLES = (widgets.BUNDLE, widgets.ESM)
+BUNDLES = (widgets.BUNDLE, widgets.ESM, questions.SCRIPT)
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def test_committed_bundles_are_a_fresh_build(tmp_path):
 
 
 def test_bundles_are_what_each_loader_expects():
-    classic, module = (path.read_text(encoding="utf-8") for path in BUNDLES)
+    classic, module = (path.read_text(encoding="utf-8") for path in BUNDLES[:2])
     assert "export" not in classic.rsplit(";", 3)[-1], "the pages' bundle must be a classic script"
     assert "globalThis.BayesCompWidgets" in classic
     assert module.rstrip().endswith("as default};"), "anywidget's bundle must export render()"

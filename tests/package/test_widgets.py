@@ -71,12 +71,14 @@ def test_thresholds_are_the_working_rules():
     # The widgets colour readouts with these; the package's diagnostics state the same rules.
     settings = widgets.WidgetSettings()
     assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+    assert (settings.rhat_max, settings.ess_min) == (bc.diagnostics.RHAT_THRESHOLD,
+                                                     bc.diagnostics.ESS_THRESHOLD) == (1.01, 400)
 
 
 def test_widget_names_are_published_in_the_data():
     assert widgets.widget_data()["names"] == list(widgets.WIDGETS)
     assert widgets.WIDGETS == ("posterior-explorer", "importance-sampling", "metropolis",
-                               "laplace-vi")
+                               "laplace-vi", "dimension", "funnel")
 
 
 def test_widget_data_needs_no_matplotlib():
@@ -113,3 +115,22 @@ def test_unknown_widget_name():
 
     with pytest.raises(ValueError, match="name must be one of"):
         widgets._widget(histogram, {})
+
+
+def test_funnel_data_is_the_chapters_runs_and_reference():
+    import bayescomp as bc
+
+    data = bc.hierarchical_data()
+    reference = bc.hierarchical_reference(data)
+    funnel = widgets.widget_data()["funnel"]
+    starts = np.round(bc.exact_draws(data, reference, 4, np.random.default_rng(70)), 4)
+    assert funnel["starts"]["centred"] == starts.tolist()
+    assert funnel["sd"]["non-centred"] == np.round(reference.noncentred_sd, 3).tolist()
+    shown = funnel["reference"]
+    assert shown["prob_tau_below_1"] == reference.prob_tau_below_1
+    assert shown["mean_log_tau"] == reference.mean[1]
+    low, high = widgets.FunnelSettings().log_tau_range
+    assert shown["log_tau"][0] == pytest.approx(low) and shown["log_tau"][-1] == pytest.approx(high)
+    # The density shown is the reference's at those nodes.
+    nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
+    assert shown["density"] == reference.log_tau_density[nodes].tolist()

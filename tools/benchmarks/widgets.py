@@ -11,7 +11,12 @@ What it measures, on the demo page opened from file:// (bundle built fresh by es
 - importance sampling: time per update while the proposal's centre is dragged;
 - Metropolis at the default settings and speed: frames per second, work per frame, and how
   often the diagnostics are refreshed, over a whole run of 12,000 steps per chain;
-- VI: frames per second and work per frame while Adam runs.
+- VI: frames per second and work per frame while Adam runs;
+- the funnel: time per update while the step-size and leapfrog sliders are dragged (each
+  restarts the four chains), and a whole centred HMC run of 2,000 iterations at the default
+  speed (frames per second, work per frame, diagnostics refreshed per second);
+- the dimension widget: time per update while d is dragged from 1 to 100 and back, and five
+  seconds of both samplers at d = 100 (frames per second, work per frame, diagnostics).
 """
 import gzip
 import json
@@ -20,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from bayescomp import widgets
 
 from ..toc import ROOT
 
@@ -79,6 +86,26 @@ def percentile(values, q):
 def summary(times):
     return {"median_ms": statistics.median(times), "p95_ms": percentile(times, 95),
             "max_ms": max(times), "n": len(times)}
+
+
+def animate(page, name, until):
+    """Play widget ``name`` until the JS predicate ``until`` holds (or for ``until`` ms): frame
+    rate, work per frame, and how often its diagnostics were refreshed."""
+    widget = f"document.querySelector('[data-widget=\"{name}\"]').bcWidget"
+    start = page.evaluate("performance.now()")
+    page.evaluate(f"{widget}.set({{playing: true}})")
+    if isinstance(until, str):
+        page.wait_for_function(until, timeout=600_000)
+    else:
+        page.wait_for_timeout(until)
+    end = page.evaluate("performance.now()")
+    page.evaluate(f"{widget}.set({{playing: false}})" if not isinstance(until, str) else "0")
+    stats = page.evaluate(f"{widget}.widget.frameStats")
+    refreshes = [t for t in page.evaluate(f"{widget}.widget.refreshTimes") if start <= t <= end]
+    gaps = [b - a for a, b in zip(refreshes, refreshes[1:])]
+    return {**frame_summary(stats, start, end), "seconds": (end - start) / 1000,
+            "diagnostics_per_second": len(refreshes) / ((end - start) / 1000),
+            "diagnostics_longest_gap_ms": max(gaps) if gaps else None}
 
 
 def run(out_path=DEFAULT_OUT):
@@ -150,6 +177,25 @@ def run(out_path=DEFAULT_OUT):
         end = page.evaluate("performance.now()")
         stats = page.evaluate("document.querySelector('[data-widget=\"laplace-vi\"]').bcWidget.widget.frameStats")
         result["vi"] = frame_summary(stats, start, end)
+        page.evaluate("document.querySelector('[data-widget=\"laplace-vi\"]').bcWidget.set({playing: false})")
+
+        # The funnel: dragging its sliders, then a whole centred run as the reader starts it.
+        page.locator('[data-widget="funnel"]').scroll_into_view_if_needed()
+        step = page.evaluate(DRAG, ["funnel", "step", list(range(100, 200, 3)) + list(range(200, 60, -4)), True])
+        leapfrog = page.evaluate(DRAG, ["funnel", "leapfrog", list(range(10, 50)) + list(range(50, 1, -1)), True])
+        page.evaluate("document.querySelector('[data-widget=\"funnel\"]').bcWidget.set({preset: 'centred-neck'})")
+        result["funnel"] = {"step_drag": summary(step["times"]), "leapfrog_drag": summary(leapfrog["times"]),
+                            **animate(page, "funnel", "() => { const r = document.querySelector("
+                                      "'[data-widget=\"funnel\"]').bcWidget.readout();"
+                                      " return !r.playing && r.steps >= 2000; }")}
+
+        # The dimension widget: dragging d, then both samplers at d = 100 for five seconds.
+        page.locator('[data-widget="dimension"]').scroll_into_view_if_needed()
+        stops = len(widgets.DimensionSettings().d_values)
+        d_drag = page.evaluate(DRAG, ["dimension", "d", (list(range(stops)) + list(range(stops - 1, -1, -1))) * 2, True])
+        page.evaluate("document.querySelector('[data-widget=\"dimension\"]').bcWidget.set({d: 100})")
+        result["dimension"] = {"d_drag": summary(d_drag["times"]),
+                               **animate(page, "dimension", 5000)}
         browser.close()
     result["browser"] = f"Chromium {version}, headless, software rendering"
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
@@ -159,6 +205,7 @@ def run(out_path=DEFAULT_OUT):
 
 def markdown(r):
     e, m, v, i = r["explorer"], r["metropolis"], r["vi"], r["importance"]
+    f, dm = r["funnel"], r["dimension"]
     rows = [
         ("Bundle, minified (gzipped), without data", f"{r['bundle_bytes'] / 1024:.1f} KB ({r['bundle_gzip_bytes'] / 1024:.1f} KB)", "≤ 200 KB"),
         ("Explorer, dragging the prior sd (likelihood cached while the grid box holds)", f"{e['prior_sd_drag']['median_ms']:.1f} ms median, {e['prior_sd_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
@@ -169,6 +216,12 @@ def markdown(r):
         (f"Metropolis, default speed ({m['speed']} steps/frame), a whole 12,000-step run", f"{m['fps']:.1f} fps; work per frame {m['work_median_ms']:.1f} ms median, {m['work_p95_ms']:.1f} ms p95", "60 fps"),
         ("Metropolis, diagnostics refreshed", f"{m['diagnostics_per_second']:.1f} per second (longest gap {m['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
         ("VI, Adam animating (5 steps × 256 draws per frame)", f"{v['fps']:.1f} fps; work per frame {v['work_median_ms']:.1f} ms median", ""),
+        ("Funnel, dragging the step size / the leapfrog steps (each restarts four chains)", f"{f['step_drag']['median_ms']:.1f} / {f['leapfrog_drag']['median_ms']:.1f} ms median, {max(f['step_drag']['p95_ms'], f['leapfrog_drag']['p95_ms']):.1f} ms p95", "≤ 50 ms median"),
+        ("Funnel, centred HMC (4 iterations × 10 leapfrog steps per chain per frame), a whole 2,000-iteration run", f"{f['fps']:.1f} fps; work per frame {f['work_median_ms']:.1f} ms median, {f['work_p95_ms']:.1f} ms p95", "60 fps"),
+        ("Funnel, diagnostics refreshed", f"{f['diagnostics_per_second']:.1f} per second (longest gap {f['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
+        ("Dimension, dragging d over its stops from 1 to 100 and back (each restarts eight chains)", f"{dm['d_drag']['median_ms']:.1f} ms median, {dm['d_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
+        ("Dimension, both samplers at d = 100 (8 HMC iterations and 24 walk steps per chain per frame)", f"{dm['fps']:.1f} fps; work per frame {dm['work_median_ms']:.1f} ms median, {dm['work_p95_ms']:.1f} ms p95", "60 fps"),
+        ("Dimension, diagnostics refreshed", f"{dm['diagnostics_per_second']:.1f} per second (longest gap {dm['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
     ]
     lines = ["| measure | result | target |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]

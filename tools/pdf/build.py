@@ -27,12 +27,16 @@ from pathlib import Path
 
 import yaml
 
+from ..slides.figures import files_hash, tree_files
 from ..slides.handouts import CHROMIUM, FLAGS
 from ..toc import ROOT
 from . import sphinx
 
 PDF_NAME = "bayescomp-book.pdf"
 DEFAULT_OUT = ROOT / "_build" / "download" / PDF_NAME
+# The key of what each PDF was made from (below): a book whose sources are unchanged is not
+# built or printed again, as the handouts are not (a second `make book`).
+KEYS = ROOT / "_build" / "pdf" / "printed-from.json"
 PRINT_FLAGS = [*(flag for flag in FLAGS if not flag.startswith("--virtual-time-budget")),
                "--virtual-time-budget=120000", "--window-size=820,1200",
                "--force-device-scale-factor=2", "--generate-pdf-document-outline"]
@@ -75,9 +79,29 @@ def contents_pages(pdf):
     return links(pdf, 2, body - 1)
 
 
+# What the single page is made from: the chapters and the book's configuration, the website's
+# and the PDF's Sphinx extensions and static files, the package (its live figures' bundles
+# are on the page), MathJax, the build lock (Sphinx and its extensions' versions).
+SOURCES = ("chapters", "_config.yml", "_toc.yml", "tools/pdf", "tools/website", "tools/toc.py",
+           "code/bayescomp", "_build/vendor", "tools/requirements/build.txt")
+
+
+def inputs_key():
+    """A key for every file the single page and its printing are made from, and chromium's
+    flags: while it holds, the PDF would come out the same, and neither Sphinx's singlehtml
+    build (minutes: it writes the whole book again each time) nor chromium runs."""
+    return files_hash(tree_files(SOURCES), *PRINT_FLAGS)
+
+
 def build(out=DEFAULT_OUT):
-    html = sphinx.build()
     out = Path(out)
+    key = inputs_key()
+    printed = json.loads(KEYS.read_text()) if KEYS.exists() else {}
+    if out.exists() and printed.get(str(out)) == key:
+        print(f"{out.name}: its sources are unchanged, not built or printed again")
+        return out
+    printed.pop(str(out), None)
+    html = sphinx.build()
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="book-pdf-") as tmp:
         first = Path(tmp) / "first.pdf"
@@ -90,6 +114,9 @@ def build(out=DEFAULT_OUT):
                           check=True).stdout
     if book_front()["title"] not in text or "PRINT ERROR" in text:
         raise RuntimeError(f"{out}: the page's print script did not finish: {text[:2000]}")
+    printed[str(out)] = key
+    KEYS.parent.mkdir(parents=True, exist_ok=True)
+    KEYS.write_text(json.dumps(printed, indent=1))
     return out
 
 

@@ -10,7 +10,7 @@ reveal.js, RequireJS, jQuery and MathJax files are copied from ``tools/npm/node_
 The chapters come from ``_toc.yml`` (:mod:`tools.toc`); the nbconvert template is
 ``deck_template/`` beside this file.
 
-Usage: python -m tools.slides.build --out _build/slides_out/slides
+Usage: python -m tools.slides.build --out _build/slides_out/slides [--chapters 03_mcmc ...]
 """
 import argparse
 import html
@@ -48,6 +48,9 @@ DECK_CSS = """
                   font-weight: 600; color: #0072B2; margin: 0 0 4px 0 !important; }
 .reveal .jp-RenderedHTMLCommon h1 { font-size: 64px; line-height: 1.1; margin: 0 0 16px; }
 .reveal .jp-RenderedHTMLCommon h2 { font-size: 44px; line-height: 1.1; margin: 0 0 14px; }
+/* A title with no kicker above it starts a slide: its glyphs (taller than its 1.1 line) stay
+   inside the canvas. */
+.reveal .jp-RenderedHTMLCommon h2:first-child { padding-top: 0.2em; }
 .reveal .jp-RenderedHTMLCommon h3 { font-size: 34px; line-height: 1.15; margin: 0 0 10px; }
 .reveal .jp-RenderedHTMLCommon table { font-size: 28px; margin: 0.2em 0; }
 .reveal .jp-RenderedHTMLCommon td, .reveal .jp-RenderedHTMLCommon th { padding: 0.1em 0.4em; }
@@ -65,8 +68,21 @@ html.print-pdf .reveal [data-widget] { display: none !important; }
   .reveal .bcw-still { display: block; }
   .reveal [data-widget] { display: none !important; }
 }
+/* The slide number: reveal.js's white on 40 % black shows as #999 on a white slide, 2.8:1; on
+   75 % black it is 10:1 (WCAG AA asks 4.5:1 for its 12 px text). */
+.reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }
 /* Handouts (?print-pdf): no blank page after the last slide (fixed in later reveal.js). */
 html.print-pdf .reveal .slides .pdf-page:last-of-type { page-break-after: avoid; }
+/* The lecturer's handout (?print-pdf&showNotes=true, tools/slides/handouts.py): the slide's
+   speaker notes in the area the template adds below it (notesBelowSlides), as on paper. */
+html.print-pdf .reveal .speaker-notes-pdf { box-sizing: border-box; padding: 12px 40px 0;
+  border: 0; border-top: 1px solid #9aa0a6; background: #fff; color: #202124; overflow: hidden;
+  font-family: "Source Sans Pro", Helvetica, sans-serif; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon { font-size: 18px; line-height: 1.35; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon p { margin: 0 0 0.45em; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon ul {
+  display: block; margin: 0; padding-left: 1.2em; }
+html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon li { margin: 0 0 0.35em; }
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
@@ -272,7 +288,9 @@ def check_metadata():
                  + "\nRun `python -m tools.slides.metadata` to add it (see CONTRIBUTING.md).")
 
 
-def build(out):
+def build(out, chapters=CHAPTERS):
+    """Write the decks of ``chapters`` (every chapter by default) and the deck index into
+    ``out``; the index always lists every chapter's deck and handout."""
     check_metadata()
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
@@ -281,6 +299,10 @@ def build(out):
     for name in CHAPTERS:
         chapter = nbformat.read(toc.notebook(name), as_version=4)
         title = chapter_title(chapter)
+        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
+                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
+        if name not in chapters:
+            continue
         chapter = without_widget_cells(use_deck_figures(chapter, name))
         body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
         body, titled = re.subn(r"<title>.*?</title>",
@@ -288,8 +310,6 @@ def build(out):
                                count=1, flags=re.S)
         assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
-        links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
-                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
     (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys),
                                     encoding="utf-8")
@@ -305,7 +325,7 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 </head><body>
 <h1>Bayesian Computation: lecture decks</h1>
 <p>One deck per chapter, built from the chapter notebooks, and a PDF handout of each
-(one slide per page).</p>
+(one slide per page, with the slide's speaker notes below it).</p>
 <ol start="0">
 {links}
 </ol>
@@ -319,7 +339,57 @@ present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); see the README.</p>
 </body></html>
 """
 
+# What the decks are made from: the chapters, the package (its live figures' bundles and the
+# deck figures' code), this builder, its template and helpers, the pinned front-end files and
+# the build lock (nbconvert's version). While their key holds, the decks would come out the same.
+DECK_SOURCES = ("chapters", "code/bayescomp", "tools/slides", "tools/toc.py", "_toc.yml",
+                "tools/npm/package-lock.json", "tools/requirements/build.txt")
+BUILT_FROM = ROOT / "_build" / "slides-built-from.json"
+
+
+def sources_key():
+    from .figures import files_hash, tree_files
+    return files_hash(tree_files(DECK_SOURCES))
+
+
+def build_if_changed(out):
+    """:func:`build`, unless the decks in ``out`` were built from these very sources (a second
+    `make slides`, `make book` or `make test` with nothing changed)."""
+    import json
+    key = sources_key()
+    built = json.loads(BUILT_FROM.read_text()) if BUILT_FROM.exists() else {}
+    wanted = [out / "index.html", *(out / deck_file(name) for name in CHAPTERS)]
+    if built.get(str(out)) == key and all(path.exists() for path in wanted):
+        print(f"decks in {out}: their sources are unchanged, not built again")
+        return
+    build(out)
+    built[str(out)] = key
+    BUILT_FROM.parent.mkdir(parents=True, exist_ok=True)
+    BUILT_FROM.write_text(json.dumps(built, indent=1))
+
+
+def build_some(out, chapters):
+    """:func:`build` for some chapters only (while editing them); the decks in ``out`` no
+    longer count as built from the current sources, so the next full build makes them all."""
+    import json
+    unknown = sorted(set(chapters) - set(CHAPTERS))
+    if unknown:
+        sys.exit(f"not chapters of _toc.yml: {unknown} (chapters: {', '.join(CHAPTERS)})")
+    build(out, chapters)
+    if BUILT_FROM.exists():
+        built = json.loads(BUILT_FROM.read_text())
+        built.pop(str(out), None)
+        BUILT_FROM.write_text(json.dumps(built, indent=1))
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "_build" / "slides_out" / "slides")
-    build(parser.parse_args().out.resolve())
+    parser.add_argument("--chapters", nargs="+", metavar="NAME",
+                        help="build only these chapters' decks (e.g. 03_mcmc); default: every "
+                             "chapter, unless the decks are current")
+    args = parser.parse_args()
+    if args.chapters:
+        build_some(args.out.resolve(), args.chapters)
+    else:
+        build_if_changed(args.out.resolve())

@@ -47,6 +47,18 @@ def files_hash(paths, *texts):
     return digest.hexdigest()[:20]
 
 
+def tree_files(names):
+    """Every file under each of ``names`` (folders or files, relative to the checkout), sorted,
+    caches and checkpoints left out: the inputs of a build step, for :func:`files_hash`."""
+    files = []
+    for name in names:
+        path = ROOT / name
+        files += [path] if path.is_file() else sorted(
+            p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+            and ".ipynb_checkpoints" not in p.parts)
+    return files
+
+
 def content_hash(notebook):
     """What the deck figures of a chapter depend on: its code, the package, this builder."""
     code = [json.dumps([cell.source, cell.metadata.get("tags", [])])

@@ -2,7 +2,10 @@
 
 Each deck is opened from disk in reveal.js's print mode (``?print-pdf``), which lays every
 slide out on a page of its own, and chromium's ``--print-to-pdf`` writes the PDF next to the
-deck (``01_target.html`` -> ``01_target.pdf``). Nothing is fetched: the decks carry their own
+deck (``01_target.html`` -> ``01_target.pdf``). By default the handout is the lecturer's: each
+page holds its slide and, below it, the slide's speaker notes (the teaching notes), printed
+from the deck with reveal.js's ``showNotes`` and laid out by the deck template; ``--no-notes``
+prints the slides alone. Nothing is fetched: the decks carry their own
 reveal.js and MathJax, and chromium's host resolver is mapped to nowhere, so a deck that tried
 to reach the network would fail here instead of printing something else. The virtual-time
 budget lets the page finish typesetting and laying out before it is printed.
@@ -13,7 +16,7 @@ images) are unchanged since it was printed is not printed again (``_build/handou
 Chromium comes from Debian (``tools/scripts/install_chromium.sh``), not from Playwright: the
 build install has no Playwright. Set ``CHROMIUM`` to use another binary.
 
-Usage: python -m tools.slides.handouts _build/slides_out/slides
+Usage: python -m tools.slides.handouts _build/slides_out/slides [--no-notes] [--chapters NAME ...]
 """
 import argparse
 import json
@@ -53,27 +56,37 @@ def slide_count(chapter):
     return sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in notebook.cells)
 
 
-def print_deck(deck, pdf, profile):
-    """Print one deck to ``pdf`` through reveal.js's print mode."""
+def print_query(notes=True):
+    """The deck's address query for its handout: reveal.js's print layout, with the speaker
+    notes below each slide unless ``notes`` is false (the template's lecturer's handout)."""
+    return "?print-pdf&showNotes=true" if notes else "?print-pdf"
+
+
+def print_deck(deck, pdf, profile, notes=True):
+    """Print one deck to ``pdf`` through reveal.js's print mode (with its notes: :func:`print_query`)."""
     pdf.unlink(missing_ok=True)
     command = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--print-to-pdf={pdf}",
-               deck.as_uri() + "?print-pdf"]
+               deck.as_uri() + print_query(notes)]
     run = subprocess.run(command, capture_output=True, text=True, timeout=180)
     if run.returncode != 0 or not pdf.exists():
         raise RuntimeError(f"chromium could not print {deck.name} (exit {run.returncode}):\n"
                            f"{run.stderr[-2000:]}")
 
 
-def print_handouts(out):
+def print_handouts(out, notes=True, chapters=CHAPTERS):
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: run `bash tools/scripts/install_chromium.sh` first")
-    # A handout is printed again only when its deck or anything the decks load changed.
+    unknown = sorted(set(chapters) - set(CHAPTERS))
+    if unknown:
+        sys.exit(f"not chapters of _toc.yml: {unknown}")
+    # A handout is printed again only when its deck, anything the decks load or the kind of
+    # handout (with notes or without) changed.
     assets = sorted(p for part in ("vendor", "reveal.js") for p in (out / part).rglob("*")
                     if p.is_file())
-    shared = files_hash(assets + [Path(__file__)], *FLAGS)
+    shared = files_hash(assets + [Path(__file__)], *FLAGS, print_query(notes))
     printed = json.loads(KEYS.read_text()) if KEYS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="handouts-chromium-") as profile:
-        for chapter in CHAPTERS:
+        for chapter in chapters:
             deck, pdf = out / deck_file(chapter), out / handout_file(chapter)
             if not deck.exists():
                 sys.exit(f"no deck {deck}: run `python -m tools.slides.build` first")
@@ -82,7 +95,7 @@ def print_handouts(out):
                 print(f"{pdf.relative_to(out.parent)}: unchanged, not printed again")
                 continue
             printed.pop(pdf.name, None)
-            print_deck(deck, pdf, profile)
+            print_deck(deck, pdf, profile, notes)
             pages, slides = pdf_pages(pdf), slide_count(chapter)
             if pages != slides:
                 raise RuntimeError(f"{pdf.name} has {pages} pages for {slides} slides")
@@ -96,4 +109,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, nargs="?",
                         default=ROOT / "_build" / "slides_out" / "slides")
-    print_handouts(parser.parse_args().out.resolve())
+    parser.add_argument("--no-notes", dest="notes", action="store_false",
+                        help="the slides alone, without each slide's speaker notes below it")
+    parser.add_argument("--chapters", nargs="+", metavar="NAME", default=CHAPTERS,
+                        help="print only these chapters' handouts (default: every chapter)")
+    args = parser.parse_args()
+    print_handouts(args.out.resolve(), args.notes, args.chapters)

@@ -1,7 +1,8 @@
 """Sphinx extension for the book's website (loaded through ``_config.yml``).
 
 Adds, under the title of every chapter page, links to that chapter's lecture deck and to its
-PDF handout (one slide per page, printed by :mod:`tools.slides.handouts`). The links
+PDF handout (one slide per page with its speaker notes below it, printed by
+:mod:`tools.slides.handouts`). The links
 live here rather than in the notebook because they only make sense on the website: in
 JupyterLab the decks are not beside the notebooks (live slides there come from RISE).
 Also drops the duplicate inline scripts Jupyter Book registers on every page.

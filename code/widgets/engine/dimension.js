@@ -25,13 +25,20 @@ export function dimensionTuning(d, { rwmScale = 2.38, pathLength = 1.4 } = {}) {
   return { rwmScale: rwmScale / Math.sqrt(d), stepSize: pathLength * d ** -0.25, nLeapfrog };
 }
 
-/** A d-dimensional random-walk Metropolis chain with proposal x + scale z: d normals, then one
- * uniform per step (the package's order with proposal_chol = scale I). */
+/** A d-dimensional random-walk Metropolis chain with proposal x + s * z, s a number or one scale
+ * per coordinate: d normals, then one uniform per step (the package's order with proposal_chol
+ * = diag(s)). keepDraws = false keeps no draws (a widget reads each new state itself). */
 export class RandomWalkChain {
-  constructor(target, start, scale, rng) {
+  constructor(target, start, scale, rng, { keepDraws = true } = {}) {
     this.target = target;
-    this.scale = scale;
+    this.scale = typeof scale === 'number' ? new Float64Array(start.length).fill(scale) : Float64Array.from(scale);
+    if (this.scale.length !== start.length || !this.scale.every((v) => v > 0)) {
+      throw new Error(`scale must be > 0, one number or one per coordinate (${start.length}); got ${scale}`);
+    }
     this.rng = rng;
+    this.keepDraws = keepDraws;
+    this.steps = 0;
+    this.start = Float64Array.from(start);
     this.current = Float64Array.from(start);
     this.currentLogDensity = target.logDensity(this.current);
     this.draws = [];
@@ -41,7 +48,7 @@ export class RandomWalkChain {
   step() {
     const d = this.current.length;
     const proposal = new Float64Array(d);
-    for (let i = 0; i < d; i += 1) proposal[i] = this.current[i] + this.scale * this.rng.normal();
+    for (let i = 0; i < d; i += 1) proposal[i] = this.current[i] + this.scale[i] * this.rng.normal();
     const logU = Math.log(this.rng.uniform());
     const proposalLogDensity = this.target.logDensity(proposal);
     const move = logU < proposalLogDensity - this.currentLogDensity;
@@ -50,12 +57,14 @@ export class RandomWalkChain {
       this.currentLogDensity = proposalLogDensity;
       this.accepts += 1;
     }
-    this.draws.push(Float64Array.from(this.current));
+    this.steps += 1;
+    this.lastProposal = proposal;
+    if (this.keepDraws) this.draws.push(Float64Array.from(this.current));
     return move;
   }
 
   acceptRate() {
-    return this.draws.length ? this.accepts / this.draws.length : NaN;
+    return this.steps ? this.accepts / this.steps : NaN;
   }
 }
 
@@ -87,4 +96,62 @@ export function chiMoments(d) {
 export function chiDensity(r, d) {
   if (r <= 0) return d === 1 ? Math.sqrt(2 / Math.PI) * (r === 0 ? 1 : 0) : 0;
   return Math.exp((d - 1) * Math.log(r) - 0.5 * r * r - (d / 2 - 1) * Math.LN2 - logGammaHalf(d));
+}
+
+/** A histogram of `values` on `bins` even bins over [low, high], as a density (area 1 over the
+ * values inside); values outside are counted apart. */
+export function densityHistogram(values, low, high, bins) {
+  const counts = new Float64Array(bins);
+  let outside = 0;
+  const width = (high - low) / bins;
+  for (let i = 0; i < values.length; i += 1) {
+    const k = Math.floor((values[i] - low) / width);
+    if (k >= 0 && k < bins) counts[k] += 1;
+    else if (values[i] === high) counts[bins - 1] += 1;
+    else outside += 1;
+  }
+  const total = values.length ? values.length * width : 1;
+  return { density: counts.map((c) => c / total), outside, width, low, high };
+}
+
+/** The regularized lower incomplete gamma function P(k/2, x) for an integer k >= 1 and x >= 0:
+ * its series where it converges fast (x < k/2 + 1), else 1 - Q by Lentz's continued fraction
+ * (Press et al., Numerical Recipes, section 6.2). */
+function gammaPHalf(k, x) {
+  if (x <= 0) return 0;
+  const a = k / 2;
+  const logPrefactor = a * Math.log(x) - x - logGammaHalf(k);
+  if (x < a + 1) {
+    let term = 1 / a;
+    let sum = term;
+    for (let n = 1; n < 1000 && Math.abs(term) > Math.abs(sum) * 1e-16; n += 1) {
+      term *= x / (a + n);
+      sum += term;
+    }
+    return Math.exp(logPrefactor) * sum;
+  }
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let n = 1; n < 1000; n += 1) {
+    const an = -n * (n - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return 1 - Math.exp(logPrefactor) * h;
+}
+
+/** P(|x| <= r) for x ~ N(0, I_d): the chi_d distribution function, P(d/2, r^2/2). */
+export function chiCdf(r, d) {
+  if (!(Number.isInteger(d) && d >= 1)) throw new Error(`d must be an integer >= 1; got ${d}`);
+  return r <= 0 ? 0 : gammaPHalf(d, 0.5 * r * r);
 }

@@ -115,3 +115,22 @@ export function toCentred(point) {
   const tau = Math.exp(point[1]);
   return [point[0], point[1], ...Array.from(point.slice(2), (eta) => point[0] + tau * eta)];
 }
+
+/** The exact joint density of (theta_1, log tau) on a grid, for drawing the funnel: at each of
+ * the reference's nodes u_k, p(u_k | y) times the Gaussian N(theta; m_k, v_k) of theta_1 given
+ * tau (the package's log_tau_theta_density). Returns {axes: [theta, logTau], weights} with
+ * weights[i * K + k] at theta[i], u_k (the layout of the grids the plots draw). */
+export function funnelDensityGrid(reference, theta) {
+  const u = reference.log_tau;
+  const K = u.length;
+  const weights = new Float64Array(theta.length * K);
+  for (let k = 0; k < K; k += 1) {
+    const mean = reference.theta1_mean[k];
+    const variance = reference.theta1_var[k];
+    const norm = reference.density[k] / Math.sqrt(2 * Math.PI * variance);
+    for (let i = 0; i < theta.length; i += 1) {
+      weights[i * K + k] = norm * Math.exp((-0.5 * (theta[i] - mean) ** 2) / variance);
+    }
+  }
+  return { axes: [Float64Array.from(theta), Float64Array.from(u)], weights };
+}

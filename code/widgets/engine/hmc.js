@@ -30,9 +30,10 @@ export function leapfrog(grad, position, momentum, stepSize, nLeapfrog, inverseM
   return { path, position: q, momentum: p, grad: gradient };
 }
 
-/** One HMC chain that can be stepped; keeps draws, accept and divergence flags, energies. */
+/** One HMC chain that can be stepped; keeps draws (unless keepDraws is false: a widget that
+ * reads each new state itself), accept and divergence flags, energies. */
 export class HMCChain {
-  constructor(target, start, { stepSize, nLeapfrog, mass }, rng) {
+  constructor(target, start, { stepSize, nLeapfrog, mass, keepDraws = true }, rng) {
     if (!(stepSize > 0) || !(nLeapfrog >= 1)) throw new Error('stepSize must be > 0 and nLeapfrog >= 1');
     this.target = target;
     this.stepSize = stepSize;
@@ -41,6 +42,8 @@ export class HMCChain {
     this.inverseMass = Float64Array.from(masses, (m) => 1 / m);
     this.momentumScale = Float64Array.from(this.inverseMass, (v) => Math.sqrt(1 / v));
     this.rng = rng;
+    this.keepDraws = keepDraws;
+    this.start = Float64Array.from(start);
     this.position = Float64Array.from(start);
     this.potential = -target.logDensity(this.position);
     this.gradient = target.grad(this.position);
@@ -72,12 +75,21 @@ export class HMCChain {
       this.gradient = end.grad;
     }
     this.lastPath = { start, path: end.path, accepted: accept, divergent };
-    this.draws.push(Float64Array.from(this.position));
+    if (this.keepDraws) this.draws.push(Float64Array.from(this.position));
     this.accepted.push(accept);
     this.divergent.push(divergent);
     this.energyErrors.push(energyError);
     this.energies.push(accept ? endEnergy : startEnergy);
     return this.lastPath;
+  }
+
+  acceptRate() {
+    return this.accepted.length ? this.accepted.filter(Boolean).length / this.accepted.length : NaN;
+  }
+
+  /** Gradient evaluations so far: nLeapfrog per iteration (the start's is not counted). */
+  gradientEvaluations() {
+    return this.accepted.length * this.nLeapfrog;
   }
 }
 

@@ -412,6 +412,18 @@ export class Widget {
 
   // --- the hook ----------------------------------------------------------------------------
 
+  /**
+   * After set(next): reset() the widget, and keep playing if it was (unless next.playing is
+   * false), or start when next.playing is true.
+   */
+  restart(next) {
+    const wasPlaying = this.playing;
+    this.reset();
+    if (wasPlaying && next.playing !== false) this.play();
+    if (next.playing === true) this.play();
+    if (next.playing === false && this.playing) this.pause();
+  }
+
   /** Subclasses: state() -> JSON-able state, set(params), run(steps), readout(), draw(). */
   state() {
     return {};
@@ -474,6 +486,13 @@ export function draggablePoint(plot, { get, move, step = () => [0.05, 0.05], gra
     const [x, y] = get();
     move([x + d[0] * sx * k, y + d[1] * sy * k], true);
   });
+}
+
+/** set()'s parameters with a named preset's values under them (an unknown name is an error). */
+export function withPreset(presets, params) {
+  if (!params.preset) return { ...params };
+  if (!presets[params.preset]) throw new Error(`unknown preset "${params.preset}"; known: ${Object.keys(presets).join(', ')}`);
+  return { ...presets[params.preset], ...params };
 }
 
 /** Clamp a point into a box [[x0, x1], [y0, y1]]. */

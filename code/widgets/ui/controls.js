@@ -149,6 +149,10 @@ export function bigReadouts(parent, items) {
 export function tableReadout(parent, caption, { transposeOnSlides = false } = {}) {
   const box = document.createElement('div');
   box.className = 'bcw-readout';
+  // The box scrolls sideways when the table is wider than a phone: keyboard users reach it too.
+  box.tabIndex = 0;
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', caption);
   const table = document.createElement('table');
   table.setAttribute('aria-label', caption);
   box.appendChild(table);
@@ -163,7 +167,8 @@ export function tableReadout(parent, caption, { transposeOnSlides = false } = {}
           header.slice(1).map((name, j) => [name, ...rows.map((row) => row[j + 1])])];
       }
       const html = ['<thead><tr>'];
-      for (const h of header) html.push(`<th scope="col">${h}</th>`);
+      // An empty corner is a plain cell: an empty header would name nothing for a screen reader.
+      for (const h of header) html.push(h === '' ? '<td></td>' : `<th scope="col">${h}</th>`);
       html.push('</tr></thead><tbody>');
       for (const row of rows) {
         html.push('<tr>');

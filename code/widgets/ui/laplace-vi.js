@@ -151,8 +151,8 @@ export class LaplaceVI extends Widget {
     this.table.set(header, rows);
     if (!this.playing && this.steps < this.maxSteps) {
       this.say(t.moments
-        ? 'Reverse KL (what VI minimizes) settles in one mode; forward KL would match the mean and covariance of both.'
-        : 'The ELBO stays below log Z; the gap is KL(q ‖ p). Mean-field cannot tilt its ellipse, so it understates the spread of correlated parameters.');
+        ? 'Reverse KL (VI) settles in one mode; forward KL would cover both.'
+        : 'ELBO ≤ log Z; the gap is KL(q ‖ p). Mean-field cannot tilt its ellipse.');
     }
   }
 

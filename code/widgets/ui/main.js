@@ -6,13 +6,15 @@
 // data.names); none is typed here. The widget named "posterior-explorer" is drawn by the class
 // PosteriorExplorer: the name without its dashes, in any case, is the class's name.
 import * as engine from '../engine/index.js';
+import { Dimension } from './dimension.js';
+import { Funnel } from './funnel.js';
 import { ImportanceSampling } from './importance-sampling.js';
 import { LaplaceVI } from './laplace-vi.js';
 import { Metropolis } from './metropolis.js';
 import { PosteriorExplorer } from './posterior-explorer.js';
 import { injectStyle } from './style.js';
 
-const CLASSES = [PosteriorExplorer, ImportanceSampling, Metropolis, LaplaceVI];
+const CLASSES = [PosteriorExplorer, ImportanceSampling, Metropolis, LaplaceVI, Dimension, Funnel];
 
 /** The class that draws the widget `name`, or undefined. */
 export function widgetClass(name) {

@@ -1,10 +1,12 @@
 // Widget 3, the MCMC chapter: random-walk Metropolis from up to four starts you place.
 // The walk is drawn with rejected proposals marked; beside it, per parameter, the traces and
-// the running mean +- 2 MCSE against the grid mean; below, acceptance, split R-hat, ESS, MCSE.
-// Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000 of 12,000) and
-// are refreshed at least four times a second while the chains run, one parameter per frame.
-import { MetropolisChain, StagedDiagnostics, chol2, scale2, seededSource, summarize } from '../engine/index.js';
-import { Widget, clampPoint, widgetKey } from './base.js';
+// the running mean +- 2 MCSE against the grid mean; below, acceptance and the chapter's
+// production diagnostics (Vehtari et al., 2021): rank-normalized R-hat, bulk and tail ESS, and the
+// mean +- 2 MCSE (the MCSE of the mean from the multi-chain ESS). Diagnostics use the draws after warm-up (the first sixth, as the book's 2,000
+// of 12,000) and are refreshed about four times a second while the chains run, a job per frame.
+import { MetropolisChain, chol2, scale2, rankSummary, rankSummaryJobs, seededSource } from '../engine/index.js';
+import { clampPoint, withPreset } from './base.js';
+import { ChainsWidget } from './chains.js';
 import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
 import { TARGET_OPTIONS, paintTarget, targets } from './targets.js';
@@ -19,12 +21,13 @@ const PRESETS = [
   ['two-modes', 'two modes, bad starts'],
 ];
 
-export class Metropolis extends Widget {
+export class Metropolis extends ChainsWidget {
   constructor(root, data, options = {}) {
     super(root, data, {
       ...options,
       title: 'Metropolis: chains, traces and diagnostics, live',
       hint: 'Click the plot to place up to four starts (keyboard: focus it, arrows, Enter). Then Play.',
+      diagnostics: { jobsOf: rankSummaryJobs },
     });
     const w = data.widgets;
     const lecture = data.lecture;
@@ -37,13 +40,21 @@ export class Metropolis extends Widget {
     this.speed = w.mcmc_speed;
     this.seed = lecture.mcmc_first_seed;
     this.starts = lecture.mcmc_starts.map((s) => [...s]);
-    this.cursor = null;
-    this.refreshTimes = [];
     this.body.classList.add('bcw-wide');
 
     const left = this.column();
     const right = this.column();
-    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 400, deck: { aspect: 0.62, maxHeight: 260 }, focusable: true, label: 'The chains’ walk on the target’s contours. Click to place a start; with the keyboard, move the cursor with the arrow keys and press Enter.' }));
+    this.chainPlot(new Plot(left, { aspect: 0.8, maxHeight: 400, deck: { aspect: 0.62, maxHeight: 260 }, focusable: true, label: 'The chains’ walk on the target’s contours. Click to place a start; with the keyboard, move the cursor with the arrow keys and press Enter.' }), {
+      box: () => this.targets[this.target].bounds,
+      origin: () => this.targets[this.target].grid.mean,
+      place: (point) => this.addStart(point),
+      onKey: (event) => {
+        if (event.key === 'Backspace' || event.key === 'Delete') {
+          event.preventDefault();
+          this.set({ starts: this.starts.slice(0, -1) });
+        }
+      },
+    });
     this.legend = legend(left, []);
     const panel = controlPanel(left);
     this.controls = {
@@ -70,7 +81,6 @@ export class Metropolis extends Widget {
     footer.classList.add('bcw-tables');
     this.table = tableReadout(footer, 'Diagnostics per parameter', { transposeOnSlides: true });
     this.acceptance = tableReadout(footer, 'Acceptance rate per chain');
-    this.bindPlacing();
     this.reset();
     this.start();
   }
@@ -85,11 +95,7 @@ export class Metropolis extends Widget {
     const chol = scale2(this.laplaceChol, this.scale);
     this.chains = this.starts.map((s, c) => new MetropolisChain(t.logDensity, s, chol, seededSource(this.seed + c), 4096));
     this.history = [];
-    this.diagnostics = null;
-    this.staged = null;
-    this.lastDiagnostics = 0;
-    this.drawn = this.chains.map(() => 0);
-    this.clearDots = true;
+    this.forgetChains();
     this.refreshDiagnostics(true);
     this.draw();
     this.changed();
@@ -108,18 +114,12 @@ export class Metropolis extends Widget {
 
   tick(frames) {
     this.advance(this.speed * frames);
-    const now = performance.now();
     // Diagnostics at least 4 times a second, spread over frames to keep each frame short
-    // (StagedDiagnostics: the FFT autocorrelations of two chains per frame, then the summaries).
-    if (!this.staged && now - this.lastDiagnostics >= 200) {
-      this.lastDiagnostics = now;
-      const kept = [0, 1].map((a) => this.kept(a, this.steps));
-      if (kept.every(Boolean)) this.staged = { steps: this.steps, work: new StagedDiagnostics(kept) };
-    }
-    if (this.staged && this.staged.work.step()) {
-      this.finishDiagnostics(this.staged.work.result, this.staged.steps);
-      this.staged = null;
-    }
+    // (the FFT autocorrelations of two chains per frame, then the summaries).
+    this.live.frame((steps) => {
+      const kept = [0, 1].map((a) => this.kept(a, steps));
+      return kept.every(Boolean) ? kept : null;
+    }, this.steps);
     if (this.steps >= this.runLength && this.steps - this.speed * frames < this.runLength) {
       this.refreshDiagnostics(true);
       this.pause();
@@ -138,7 +138,7 @@ export class Metropolis extends Widget {
   /** Summaries of parameter a over the kept draws of the first `steps` steps, or null. */
   diagnose(a, steps) {
     const kept = this.kept(a, steps);
-    return kept && summarize(kept);
+    return kept && rankSummary(kept);
   }
 
   finishDiagnostics(perParam, steps) {
@@ -147,8 +147,6 @@ export class Metropolis extends Widget {
       return;
     }
     this.diagnostics = { steps, params: perParam };
-    this.refreshTimes.push(performance.now());
-    if (this.refreshTimes.length > 1000) this.refreshTimes.splice(0, 500);
     this.history.push({ steps, mean: perParam.map((d) => d.mean), mcse: perParam.map((d) => d.mcse) });
     if (this.history.length > 600) this.history = this.history.filter((_, i) => i % 2 === 0);
     this.showReadouts();
@@ -162,15 +160,15 @@ export class Metropolis extends Widget {
   showReadouts() {
     const t = this.targets[this.target];
     const d = this.diagnostics;
-    const { rhat_max: rhatMax, error_mcse_max: errorMax } = this.data.widgets;
+    const { error_mcse_max: errorMax } = this.data.widgets;
     const rows = [0, 1].map((a) => {
       if (!d) return [`θ${'₀₁'[a]}`, '–', '–', '–', '–', fmt(t.grid.mean[a], 3), '–'];
       const p = d.params[a];
       const z = (p.mean - t.grid.mean[a]) / p.mcse;
-      return [`θ${'₀₁'[a]}`, [fmt(p.rhat, 3), p.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'], fmt(p.ess, 0), fmt(p.mcse, 4),
-        `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`, fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
+      return [`θ${'₀₁'[a]}`, ...this.convergenceCells(p), `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`,
+        fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
     });
-    this.table.set(['', 'R-hat', 'ESS', 'MCSE', 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
+    this.table.set(['', ...this.convergenceNames(Boolean(this.deck)), 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
     this.acceptance.set(['chain', ...this.chains.map((_, c) => String(c + 1))],
       [['acceptance', ...this.chains.map((c) => fmt(c.acceptRate(), 3))]]);
     if (!this.chains.length) this.say('No chains: click the plot to place up to four starts.');
@@ -186,73 +184,11 @@ export class Metropolis extends Widget {
     this.set({ starts: starts.slice(-this.data.widgets.mcmc_max_chains) });
   }
 
-  bindPlacing() {
-    const p = this.plot;
-    let down = null;
-    p.canvas.addEventListener('pointerdown', (event) => {
-      down = [event.clientX, event.clientY];
-    });
-    p.canvas.addEventListener('pointerup', (event) => {
-      if (down && Math.hypot(event.clientX - down[0], event.clientY - down[1]) < 8) this.addStart(p.pointer(event).value);
-      down = null;
-    });
-    p.canvas.addEventListener('keydown', (event) => {
-      if (!widgetKey(event)) return;
-      const t = this.targets[this.target];
-      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-      if (moves[event.key]) {
-        event.preventDefault();
-        const grid = t.grid.mean;
-        const [x, y] = this.cursor || grid;
-        const k = event.shiftKey ? 5 : 1;
-        const step = t.bounds.map(([lo, hi]) => ((hi - lo) / 40) * k);
-        this.cursor = clampPoint([x + moves[event.key][0] * step[0], y + moves[event.key][1] * step[1]], t.bounds);
-        this.draw();
-      } else if ((event.key === 'Enter' || event.key === ' ') && this.cursor) {
-        event.preventDefault();
-        this.addStart(this.cursor);
-      } else if (event.key === 'Backspace' || event.key === 'Delete') {
-        event.preventDefault();
-        this.set({ starts: this.starts.slice(0, -1) });
-      }
-    });
-    p.canvas.addEventListener('blur', () => {
-      this.cursor = null;
-      this.draw();
-    });
-  }
-
   // --- drawing -------------------------------------------------------------------------------
 
   chainColors() {
     const pal = this.theme.palette;
     return [pal.orange, pal.sky, pal.green, pal.blue];
-  }
-
-  invalidate() {
-    this.plot.forget();
-    this.clearDots = true;
-  }
-
-  /** New draws since the last frame go onto a layer that keeps every draw so far. */
-  paintDots() {
-    const p = this.plot;
-    if (!this.dots) this.dots = document.createElement('canvas');
-    if (this.clearDots || this.dots.width !== p.canvas.width || this.dots.height !== p.canvas.height) {
-      this.dots.width = p.canvas.width;
-      this.dots.height = p.canvas.height;
-      this.drawn = this.chains.map(() => 0);
-      this.clearDots = false;
-    }
-    const ctx = this.dots.getContext('2d');
-    ctx.setTransform(p.ratio, 0, 0, p.ratio, 0, 0);
-    const colors = this.chainColors();
-    ctx.globalAlpha = 0.35;
-    this.chains.forEach((chain, c) => {
-      ctx.fillStyle = colors[c];
-      for (let t = this.drawn[c]; t < chain.length; t += 1) ctx.fillRect(p.x(chain.draws[0][t]) - 1, p.y(chain.draws[1][t]) - 1, 2, 2);
-      this.drawn[c] = chain.length;
-    });
   }
 
   draw() {
@@ -263,9 +199,9 @@ export class Metropolis extends Widget {
     const t = this.targets[this.target];
     const colors = this.chainColors();
     paintTarget(p, t, th);
-    this.paintDots();
     p.clip();
-    p.ctx.drawImage(this.dots, 0, 0, p.width, p.height);
+    const chains = this.chains;
+    this.dots.paint((k) => chains[k].length, (k) => chains[k].draws[0], (k) => chains[k].draws[1], colors.slice(0, chains.length));
     this.chains.forEach((chain, k) => {
       const from = Math.max(0, chain.length - WALK);
       const xs = [from === 0 ? chain.start[0] : chain.draws[0][from - 1]];
@@ -406,11 +342,7 @@ export class Metropolis extends Widget {
       huge: { target: 'book', scale: w.mcmc_huge_scale, starts: lecture.mcmc_starts },
       'two-modes': { target: 'two-modes', scale: lecture.mcmc_scale, starts: w.mcmc_two_mode_starts },
     };
-    let next = { ...params };
-    if (params.preset) {
-      if (!presets[params.preset]) throw new Error(`unknown preset "${params.preset}"; known: ${Object.keys(presets).join(', ')}`);
-      next = { ...presets[params.preset], ...params };
-    }
+    const next = withPreset(presets, params);
     if (next.target && next.target !== this.target) {
       if (!this.targets[next.target]) throw new Error(`unknown target "${next.target}"`);
       this.target = next.target;
@@ -426,13 +358,9 @@ export class Metropolis extends Widget {
     c.scale.set(this.scale);
     c.speed.set(this.speed);
     if (!params.preset) c.preset.set('');
-    const wasPlaying = this.playing;
     this.runLength = lecture.mcmc_steps;
     this.stillSteps = lecture.mcmc_steps;
-    this.reset();
-    if (wasPlaying && next.playing !== false) this.play();
-    if (next.playing === true) this.play();
-    if (next.playing === false && this.playing) this.pause();
+    this.restart(next);
   }
 
   /** run(k): k more steps of every chain, at once, with diagnostics along the way. */
@@ -466,7 +394,8 @@ export class Metropolis extends Widget {
       accept_rate: this.chains.map((c) => c.acceptRate()),
       grid_mean: t.grid.mean,
       rhat: d ? d.params.map((p) => p.rhat) : null,
-      ess: d ? d.params.map((p) => p.ess) : null,
+      ess_bulk: d ? d.params.map((p) => p.essBulk) : null,
+      ess_tail: d ? d.params.map((p) => p.essTail) : null,
       mcse: d ? d.params.map((p) => p.mcse) : null,
       mean: d ? d.params.map((p) => p.mean) : null,
       diagnostics_at: d ? d.steps : null,

@@ -144,7 +144,7 @@ export class Plot {
     return `${this.fontPx}px ${FAMILY}`;
   }
 
-  axes(theme, { xLabel = '', yLabel = '', xCount = 6, yCount = 5, gridLines = false } = {}) {
+  axes(theme, { xLabel = '', yLabel = '', xCount = 6, yCount = 5, gridLines = false, yTickLabels = true } = {}) {
     const { ctx } = this;
     const { left, right, top, bottom } = this.inner;
     const gap = Math.round(this.fontPx / 2);
@@ -178,7 +178,7 @@ export class Plot {
       ctx.moveTo(left - 4, py);
       ctx.lineTo(left, py);
       ctx.stroke();
-      ctx.fillText(formatTick(t), left - gap, py);
+      if (yTickLabels) ctx.fillText(formatTick(t), left - gap, py);
     }
     ctx.fillStyle = theme.ink;
     ctx.textAlign = 'center';

@@ -143,12 +143,10 @@ export class PosteriorExplorer extends Widget {
       ['grid sd', fmt(grid.sd[0], 4), fmt(grid.sd[1], 4)],
       ['MAP', fmt(laplace.mean[0], 4), fmt(laplace.mean[1], 4)],
     ]);
-    const b = this.result.box;
     const m = this.result.resolution;
     const edge = Math.max(...edgeRatios(this.result.grid));
-    this.say(`Grid ${m} × ${m} on [${b[0][0]}, ${b[0][1]}] × [${b[1][0]}, ${b[1][1]}] (density at its edges ≤ ${edge.toExponential(0)} of the peak)`
-      + `${m === this.fullResolution ? '' : ' (coarse while dragging)'}; x* = ${fmt(this.xStar, 2)}: `
-      + `the posterior predictive averages σ over the posterior, the plug-in uses the MAP only.`);
+    this.say(`Grid ${m} × ${m}${m === this.fullResolution ? '' : ' (coarse while dragging)'}, `
+      + `edges ≤ ${edge.toExponential(0)} × peak; x* = ${fmt(this.xStar, 2)}`);
   }
 
   draw() {

@@ -15,6 +15,9 @@ const CSS = `
 .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 @container bcw (max-width: 620px) { .bcw-body, .bcw-body.bcw-wide { grid-template-columns: minmax(0, 1fr); } }
 .bcw { container: bcw / inline-size; }
+.bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); }
+.bcw-pair { display: grid; grid-template-columns: minmax(0, 2.2fr) minmax(0, 1fr); gap: 4px; align-items: start; }
+@container bcw (max-width: 620px) { .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr); } }
 .bcw-col { display: flex; flex-direction: column; gap: 0.5rem; min-width: 0; }
 .bcw-plot { position: relative; width: 100%; }
 .bcw-plot canvas { display: block; width: 100%; max-width: 100%; touch-action: none; border-radius: 4px; }
@@ -33,7 +36,8 @@ const CSS = `
 .bcw button[aria-pressed=true] { background: var(--bcw-accent); color: #fff; border-color: var(--bcw-accent); }
 .bcw :focus-visible { outline: 3px solid var(--bcw-focus); outline-offset: 2px; }
 .bcw canvas:focus-visible { outline-offset: 0; }
-.bcw-readout { font-variant-numeric: tabular-nums; }
+/* A table wider than a phone scrolls inside its own box; the page does not (WCAG 1.4.10). */
+.bcw-readout { font-variant-numeric: tabular-nums; overflow-x: auto; max-width: 100%; }
 .bcw .bcw-readout table { border-collapse: collapse; width: 100%; font-size: 1em; table-layout: auto;
   margin: 0; border: 0; color: inherit; }
 .bcw .bcw-readout tr, .bcw .bcw-readout tbody tr:nth-child(odd), .bcw .bcw-readout tbody tr:nth-child(even),
@@ -47,17 +51,20 @@ const CSS = `
 .bcw-big div { background: var(--bcw-panel); border-radius: 6px; padding: 0.3em 0.5em; }
 .bcw-big span { display: block; color: var(--bcw-muted); font-size: 0.8em; }
 .bcw-big b { font-size: 1.3em; font-variant-numeric: tabular-nums; }
-.bcw-good { color: #009E73; } .bcw-warn { color: #D55E00; }
+/* The palette's bluish green and vermillion, darkened for text: 5.4:1 and 5.5:1 on white (WCAG AA). */
+.bcw-good { color: #00775a; } .bcw-warn { color: #b04a00; }
 .bcw-dark .bcw-good { color: #56c7a0; } .bcw-dark .bcw-warn { color: #ff8a4c; }
 .bcw-footer { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; margin-top: 0.6rem; }
-.bcw-footer > * { flex: 1 1 14rem; }
+.bcw-footer > * { flex: 1 1 14rem; min-width: 0; }
+/* On a slide the canvas is fixed and the tables are laid out to fit it: no scroll box there. */
+.reveal .bcw-readout { overflow-x: visible; } .reveal .bcw-footer > * { min-width: auto; }
 .bcw-footer > :first-child { flex: 3 1 30rem; }
 .bcw-status { color: var(--bcw-muted); font-size: 0.85em; min-height: 1.2em; }
 .bcw-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; font-size: 0.82em; color: var(--bcw-muted); }
 .bcw-legend i { display: inline-block; width: 1.4em; height: 0; border-top: 3px solid; vertical-align: middle; margin-right: 0.3em; }
 .bcw-legend i.bcw-dash { border-top-style: dashed; }
 .bcw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.bcw-error { color: #D55E00; font-weight: 600; }
+.bcw-error { color: #b04a00; font-weight: 600; }
 /* On a slide: every text at least 20 px of the 960 x 700 canvas (the figure text a back row
    reads); hierarchy by weight and colour, not by size. */
 .reveal .bcw { font-size: 20px; line-height: 1.2; margin: 0 auto; width: 100%; padding: 4px 6px; border: 0; }
@@ -81,6 +88,7 @@ const CSS = `
 .reveal .bcw-big span { display: inline; }
 .reveal .bcw .bcw-readout th { white-space: nowrap; }
 .reveal .bcw-body, .reveal .bcw-body.bcw-wide { grid-template-columns: minmax(0, 0.84fr) minmax(0, 1.16fr); }
+.reveal .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .reveal .bcw-tables { display: flex; flex-direction: column; gap: 4px; }
 .reveal .bcw-status { min-height: 1.2em; height: 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .bcw-keys { display: none; }

@@ -19,7 +19,7 @@
   const book = JSON.parse(query.get('book') || '{}');
   const pages = JSON.parse(query.get('pages') || '[]');
   // A still should show the method at work: steps run before the picture is taken.
-  const STILL_STEPS = { metropolis: 2000, 'laplace-vi': 300 };
+  const STILL_STEPS = { metropolis: 2000, 'laplace-vi': 300, dimension: 1000, funnel: 2000 };
 
   const el = (tag, attributes = {}, ...children) => {
     const node = document.createElement(tag);

@@ -1,0 +1,83 @@
+"""The built website and decks, for the checks that walk them all (accessibility, reflow):
+their pages, a server for each, and the live figures on a page mounted and run."""
+import os
+from pathlib import Path
+
+import pytest
+
+from tools.toc import ROOT
+
+SITE = ROOT / "_build" / "html"
+DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
+
+# How each live figure is run before a check: every readout and table filled in. The Metropolis
+# figure runs the book's 12,000 steps per chain (its diagnostics table is the widest thing on a
+# page); importance sampling draws a fresh set; VI takes 300 Adam steps; the funnel runs the
+# chapter's 2,000 iterations and the dimension figure 500.
+RUNS = {
+    "posterior-explorer": "",
+    "importance-sampling": "el.bcWidget.run(1);",
+    "metropolis": "el.bcWidget.run(12000); el.bcWidget.widget.refreshDiagnostics();",
+    "laplace-vi": "el.bcWidget.run(300);",
+    "funnel": "el.bcWidget.run(2000);",
+    "dimension": "el.bcWidget.run(500);",
+}
+
+
+def site_pages():
+    """Every page the website build wrote (the toc's pages, search, the general index), not the
+    decks, and not the top folder's redirect to the landing page (a meta refresh, no content)."""
+    if not SITE.exists():
+        return []
+    skip = {"_static", "_sources", "_images", "slides", "download"}
+    return sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html")
+                  if not skip & set(p.relative_to(SITE).parts)
+                  and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:2000])
+
+
+def decks():
+    return sorted(p.name for p in DECKS.glob("*.html")) if DECKS.exists() else []
+
+
+def require(folder, what):
+    if not (folder / "index.html").exists():
+        pytest.skip(f"no {what} in {folder}: run `make book` first")
+
+
+@pytest.fixture(scope="module")
+def site_url(serve):
+    require(SITE, "website")
+    return serve(SITE)
+
+
+@pytest.fixture(scope="module")
+def decks_url(serve):
+    require(DECKS, "decks")
+    return serve(DECKS)
+
+
+def run_widgets(page, scope="", timeout=30_000):
+    """Mount (scroll to) and run every live figure on the page (under the CSS ``scope``);
+    return their names."""
+    names = page.evaluate(f"[...document.querySelectorAll('{scope}[data-widget]')]"
+                          ".map(e => e.dataset.widget)")
+    for name in names:
+        selector = f'{scope}[data-widget="{name}"]'
+        if not scope:
+            page.locator(selector).first.scroll_into_view_if_needed()
+        page.wait_for_function(
+            f"() => {{ const el = document.querySelector('{selector}');"
+            " return el.bcWidget && Object.keys(el.bcWidget.readout()).length > 0; }",
+            timeout=timeout)
+        page.evaluate(f"""() => {{ const el = document.querySelector('{selector}');
+                                  {RUNS[name]} }}""")
+    # The readouts are written on the next frames; let them land.
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return names
+
+
+def wait_for_math(page):
+    if page.evaluate("document.querySelectorAll('.math').length > 0"):
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                               timeout=20_000)
+        page.evaluate("MathJax.startup.promise")
