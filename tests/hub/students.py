@@ -7,6 +7,8 @@ API drives one page at a time, so nothing here blocks on one student: a student 
 each is done, within a bound. The class check (``tests/hub``) and the capacity measurement
 (``tools/benchmarks/hub_capacity.py``) share it.
 """
+import contextlib
+import signal
 import time
 import urllib.parse
 
@@ -37,6 +39,7 @@ class Student:
         self.errors = []
         self.page.on("pageerror", self._page_error)
         self.marks = {}
+        self.doing = None      # (the browser call in progress, since when): named if it hangs
 
     def _page_error(self, error):
         if KNOWN_PAGE_ERROR not in (error.stack or ""):
@@ -65,19 +68,25 @@ class Student:
         self.page.on("pageerror", self._page_error)
 
     def _evaluate(self, script):
+        self.doing = (f"evaluate {script[:60]!r} at {self.page.url}", time.monotonic())
         try:
             return self.page.evaluate(script)
         except PlaywrightError:      # the page is between two addresses of the link's chain
             return None
+        finally:
+            self.doing = None
 
     def front(self):
         """Bring the student's page to the front. One page of a browser has the focus at a time,
         and JupyterLab's current widget follows focus events: in a page behind the others the
         chapter opens but never becomes the current widget."""
+        self.doing = (f"bring_to_front at {self.page.url}", time.monotonic())
         try:
             self.page.bring_to_front()
         except PlaywrightError:
             pass
+        finally:
+            self.doing = None
 
     def open_notebook(self):
         """The path of the notebook open in JupyterLab, or None while there is none."""
@@ -105,22 +114,73 @@ class Student:
         self.view.close()
 
 
+class Hang(BaseException):
+    """A browser call that never returned (Playwright's evaluate has no timeout of its own).
+    Not an ``Exception``: raised by a signal handler wherever the main thread is, perhaps inside
+    Playwright's event loop, whose callbacks log and swallow an ``Exception``; pytest still
+    reports it as the test's failure."""
+
+
+# A single browser call (an evaluate, bringing a page to the front) that has not returned after
+# this long hangs: the slowest seen on the loaded machine take a few seconds.
+CALL_TIMEOUT = 120
+
+
+@contextlib.contextmanager
+def watchdog(seconds, students, what, call_timeout=CALL_TIMEOUT, every=5):
+    """Raise :class:`Hang` in the main thread after ``seconds``, or as soon as one browser call
+    has run ``call_timeout`` seconds, naming each student's call in progress: a call that never
+    returns must fail the check, not stall CI."""
+    end = time.monotonic() + seconds
+
+    def check(signum, frame):
+        now = time.monotonic()
+        stuck = [(s.name, text, now - since) for s in students if s.doing
+                 for text, since in [s.doing]]
+        if now > end or any(age > call_timeout for _, _, age in stuck):
+            raise Hang(f"{what}: a browser call did not return (bound {call_timeout} s, "
+                       f"whole wait {seconds} s); in progress: "
+                       + ("; ".join(f"{name}: {text} for {age:.0f} s" for name, text, age in stuck)
+                          or "none"))
+    previous = signal.signal(signal.SIGALRM, check)
+    signal.setitimer(signal.ITIMER_REAL, every, every)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def pause(students, seconds):
+    """Wait ``seconds`` while Playwright goes on dispatching its events (the pages' routed
+    requests are answered by this process: ``time.sleep`` would hold every page's loading)."""
+    for student in students:
+        try:
+            student.page.wait_for_timeout(seconds * 1000)
+            return
+        except PlaywrightError:
+            continue
+    time.sleep(seconds)
+
+
 def wait_all(students, done, timeout, what, poll=0.5):
     """Poll ``done(student)`` for every student until each has returned a truthy value; return
-    {name: value}. Fails, naming the students left, after ``timeout`` seconds."""
+    {name: value}. Fails, naming the students left, after ``timeout`` seconds; a browser call
+    that hangs fails it 60 s later (:func:`watchdog`)."""
     deadline = time.monotonic() + timeout
     values, pending = {}, list(students)
-    while pending:
-        for student in list(pending):
-            value = done(student)
-            if value:
-                values[student.name] = value
-                pending.remove(student)
-        if pending:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{what}: not within {timeout} s for " + "; ".join(
-                    f"{s.name} at {s.where()}" for s in pending))
-            time.sleep(poll)
+    with watchdog(timeout + 60, students, what):
+        while pending:
+            for student in list(pending):
+                value = done(student)
+                if value:
+                    values[student.name] = value
+                    pending.remove(student)
+            if pending:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{what}: not within {timeout} s for " + "; ".join(
+                        f"{s.name} at {s.where()}" for s in pending))
+                pause(pending, poll)
     return values
 
 
