@@ -106,9 +106,15 @@ class Student:
         return state if state and ("result" in state or "error" in state) else None
 
     def where(self):
-        """The page's address and what it shows, for a failure's message."""
+        """The page's address, what it shows and, in JupyterLab, its main area's tabs, the
+        current widget and whether the page has the focus, for a failure's message."""
         text = self._evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
-        return f"{self.page.url} {' '.join((text or '').split())[:200]!r}"
+        lab = self._evaluate("""() => { const app = window.jupyterapp; if (!app) return null;
+            const current = app.shell.currentWidget;
+            return { tabs: [...app.shell.widgets('main')].map(w => w.title.label),
+                     current: current ? current.title.label : null,
+                     focus: document.hasFocus(), visibility: document.visibilityState }; }""")
+        return f"{self.page.url} {' '.join((text or '').split())[:200]!r} lab: {lab}"
 
     def close(self):
         self.view.close()

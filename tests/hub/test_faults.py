@@ -89,12 +89,20 @@ def test_a_hub_restart_keeps_the_students_servers_and_files(hub, course, browser
                      {"type": "file", "format": "text", "content": WORK})
         server = hub.server_pid(student.name)
         assert server is not None
+        # The chapter's kernel is up (the notebook opens before its session has a kernel).
+        kernel = student.page.evaluate("""async () => {
+            const context = jupyterapp.shell.currentWidget.sessionContext;
+            await context.ready;
+            return context.session.kernel.id; }""")
+        assert kernel, "the chapter has no kernel"
 
         hub.stop_hub()
         assert hub.hub.poll() is not None, "the hub did not stop"
         # The hub is down; the student's open notebook still runs code (proxy -> server -> kernel).
         reply = student.page.evaluate("""async () => {
-            const kernel = jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+            const context = jupyterapp.shell.currentWidget.sessionContext;
+            await context.ready;
+            const kernel = context.session.kernel;
             const future = kernel.requestExecute({ code: '6 * 7' });
             let value = null;
             future.onIOPub = msg => { if (msg.header.msg_type === 'execute_result') {
