@@ -21,8 +21,12 @@ EXPOSE_APP = "--LabApp.expose_app_in_browser=True"
 # The one thing a fresh install may print on stderr: matplotlib, once, on its first import.
 FONT_CACHE = re.compile(r"Matplotlib is building the font cache; this may take a moment\.\s*")
 
-NOTEBOOK_OPEN = ("() => window.jupyterapp && jupyterapp.shell.currentWidget"
-                 " && jupyterapp.shell.currentWidget.content")
+# A boolean: returning the notebook widget itself makes Playwright serialize its whole object
+# graph. On the hub, with the chapter open, current and focused (the page said so), this check
+# kept coming back falsy (an error or an empty value from that serialization, presumably), and
+# the students waited for a chapter that was open.
+NOTEBOOK_OPEN = ("() => !!(window.jupyterapp && jupyterapp.shell.currentWidget"
+                 " && jupyterapp.shell.currentWidget.content)")
 
 # Run All Cells in the open notebook, after its kernel is ready, its stored outputs and execution
 # counts cleared first (so a cell that did not run has no count); resolves to every code cell
