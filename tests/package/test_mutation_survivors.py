@@ -381,3 +381,76 @@ def test_hmc_counts_one_gradient_per_leapfrog_step_and_one_at_the_start():
     runs = bc.run_hmc_chains(target.log_density, gradient, [[0.5], [-1.0], [2.0]], 0.2, 4, 7,
                              [np.random.default_rng(s) for s in range(3)])
     assert runs.n_gradient_evals == sum(points) == 3 * (1 + 7 * 4)
+
+
+# --- The production diagnostics -------------------------------------------------------------
+
+def short_and_awkward_chains():
+    """Short chains (4 to 20 draws) of three kinds: independent, random walks, antithetic."""
+    for n_draw in [4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20]:
+        for seed in range(4):
+            rng = np.random.default_rng(100 * seed + n_draw)
+            alternate = (-1.0) ** np.arange(n_draw)
+            yield rng.standard_normal((2, n_draw))
+            yield np.cumsum(rng.standard_normal((3, n_draw)), axis=1)
+            yield rng.standard_normal((2, n_draw)) * alternate + 0.3 * alternate
+
+
+def test_ess_and_mcse_match_arviz_on_short_and_antithetic_chains(az):
+    # The edge rules of Geyer's initial sequence (how many pairs fit, the first pair left out,
+    # its even lag) and of the quantile MCSE's index clipping only act on short series and on
+    # negatively correlated ones; the lecture's long chains never reach them. Survivors: those
+    # rules' bounds and comparisons. ArviZ is the reference the package follows.
+    for x in short_and_awkward_chains():
+        for mine, theirs in [
+            (bc.ess_bulk(x), az.ess(x, method="bulk")),
+            (bc.ess_tail(x), az.ess(x, method="tail")),
+            (bc.ess_mean(x), az.ess(x, method="mean")),
+            (bc.mcse_quantile(x, 0.05), az.mcse(x, method="quantile", prob=0.05)),
+            (bc.mcse_quantile(x, 0.95), az.mcse(x, method="quantile", prob=0.95)),
+        ]:
+            np.testing.assert_allclose(mine, float(theirs), rtol=1e-8)
+
+
+def test_a_constant_quantity_has_every_draw_effective():
+    # ArviZ's convention: the ESS of a constant series is the number of draws. Survivor: the
+    # constant case returning float(None).
+    assert bc.ess_bulk(np.full((2, 10), 3.0)) == 20.0
+    assert bc.ess_mean(np.full((4, 6), -1.0)) == 24.0
+
+
+def test_failed_checks_names_divergences_only_when_there_are_some():
+    # Survivor: "divergent is not None or any(divergent)", which fails every run that passes
+    # its divergence flags, even all False.
+    draws = np.random.default_rng(0).standard_normal((4, 500, 2))
+    assert bc.failed_checks(draws, divergent=np.zeros((4, 500), dtype=bool)) == []
+    assert bc.failed_checks(draws, divergent=np.eye(4, 500, dtype=bool)) == ["divergences"]
+
+
+# --- The lecture's diagnostics --------------------------------------------------------------
+
+def test_lecture_diagnostics_of_one_parameter_are_plain_floats():
+    # (chain, draw) input gives one number, as documented. Survivors: the "single" flag dropped
+    # from effective_sample_size, mcse and split_rhat, which then return a 1-element array.
+    draws = np.random.default_rng(0).standard_normal((4, 100))
+    for function in (bc.effective_sample_size, bc.mcse, bc.split_rhat):
+        assert type(function(draws)) is float
+
+
+def test_lecture_mcse_is_the_pooled_sd_over_the_root_ess():
+    # The documented definition, with the sample standard deviation (ddof 1). Survivors: ddof
+    # 0 and 2.
+    draws = np.random.default_rng(1).standard_normal((2, 6, 2))
+    variance = draws.reshape(-1, 2).var(axis=0, ddof=1)
+    np.testing.assert_allclose(bc.mcse(draws) ** 2 * bc.effective_sample_size(draws), variance,
+                               rtol=1e-12)
+
+
+def test_split_rhat_of_constant_chains_is_silent():
+    # Constant chains have no within-chain variance: R-hat is 0/0, NaN, without a NumPy warning.
+    # Survivors: the divide and invalid warnings no longer silenced.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = [bc.split_rhat(np.full((2, 8), 1.0)), bc.split_rhat(np.array([[1.0] * 8,
+                                                                              [2.0] * 8]))]
+    assert not np.isfinite(values).any()
