@@ -400,6 +400,31 @@ def audit(reference, draws, weights=None):
     return Audit(estimates, mcse, errors, error_mcse, misses)
 
 
+def format_mcse(mcse, decimals=3, width=0):
+    """An MCSE as text, with "n/a" where it is undefined.
+
+    Parameters
+    ----------
+    mcse : float
+        A Monte Carlo standard error (or a multiple of one), NaN where the draws cannot
+        estimate it (see :class:`Audit`).
+    decimals : int
+        Digits after the decimal point.
+    width : int
+        Right-align in this many characters, for tables.
+
+    Returns
+    -------
+    str
+        ``"n/a"`` for NaN, never ``"0.000"``: a printed zero would claim a certainty that
+        draws constant in the quantity cannot give.
+    """
+    if decimals < 0 or width < 0:
+        raise ValueError(f"decimals and width must be non-negative; got {decimals} and {width}")
+    text = f"{mcse:.{decimals}f}" if np.isfinite(mcse) else "n/a"
+    return text.rjust(width)
+
+
 def log_tau_theta_density(reference, group, theta_values, relative_to_mu=False):
     r"""The exact joint density of :math:`(\log\tau, \theta_j)`, or of
     :math:`(\log\tau, \theta_j - \mu)`, on the reference's nodes.
