@@ -103,7 +103,8 @@ def conditional_moments(data, log_tau):
     -----
     With :math:`V_j = \sigma_j^2 + \tau^2`, integrating out :math:`\theta_j` gives
     :math:`y_j \mid \mu, \tau \sim N(\mu, V_j)`. Completing the square in :math:`\mu` against its
-    prior :math:`N(0, s_\mu^2)`,
+    prior :math:`N(0, s_\mu^2)` (:math:`s_\mu` and :math:`s_\tau` are the prior scales of
+    :math:`\mu` and :math:`\tau`, ``data.mu_prior_sd`` and ``data.tau_prior_scale``, both 5),
 
     .. math::
 
@@ -321,8 +322,9 @@ class Audit(NamedTuple):
         Monte Carlo standard error of each.
     errors, error_mcse : ndarray, shape (4,)
         For the three means, (estimate - exact) / exact posterior sd; for the probability
-        :math:`p`, the relative error (estimate - p) / p, so that -1 means no mass at all below
-        :math:`\tau = 1`. ``error_mcse`` is the MCSE in the same units.
+        :math:`P(\tau < 1)`, the relative error (estimate :math:`- P(\tau<1)`) /
+        :math:`P(\tau<1)`, so that -1 means no mass at all below :math:`\tau = 1`.
+        ``error_mcse`` is the MCSE in the same units.
         For draws (chains, independent or weighted) whose values of a quantity never change
         (a run that never visits :math:`\tau < 1` gives an indicator that is always 0) the
         MCSE is NaN: the draws carry no information about their own error, and a printed 0

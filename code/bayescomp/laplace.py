@@ -112,11 +112,15 @@ def newton_ascent(log_density, grad_log_density, neg_hessian, start, n_steps, to
 
     Notes
     -----
-    Each step solves :math:`(H + \lambda I)\,\delta = \nabla\log\tilde p` with the smallest
-    :math:`\lambda \ge 0` that makes the matrix positive definite and the step increase
-    :math:`\log\tilde p` (Levenberg, 1944; Marquardt, 1963; Nocedal and Wright, 2006,
-    section 3.4). Where a maximum exists this finds it from anywhere a plain Newton iteration
-    would diverge; where the density has no maximum, the path shows where it climbs to.
+    Each step solves :math:`(H + \lambda I)\,\delta = \nabla\log\tilde p` with the first
+    :math:`\lambda` in :math:`0, \lambda_0, 2\lambda_0, 4\lambda_0, \dots` (:math:`\lambda_0`
+    a thousandth of :math:`H`'s largest diagonal entry, at least :math:`10^{-3}`) that makes
+    the matrix positive definite and the step increase :math:`\log\tilde p` (Levenberg, 1944;
+    Marquardt, 1963; Nocedal and Wright, 2006, section 3.4). Every step therefore goes uphill,
+    also where a plain Newton step would overshoot or head for a minimum; on a smooth density
+    with a maximum the path typically converges to a local maximum, within ``n_steps`` or not
+    (``converged`` says which). Where the density has no maximum, the path shows where it
+    climbs to.
     """
     theta = as_finite_array(start, "start", ndim=1)
     n_steps = positive_int(n_steps, "n_steps")
