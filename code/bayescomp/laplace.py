@@ -212,7 +212,8 @@ def slice_through_mode(log_density, laplace, axis, half_width=4.0, n_points=201)
     Notes
     -----
     Along the slice the quadratic's curvature is the diagonal entry :math:`H_{aa}` of minus the
-    Hessian, i.e. :math:`1/(H^{-1})^{-1}_{aa}`, not the marginal variance.
+    Hessian, i.e. :math:`\big((H^{-1})^{-1}\big)_{aa}`, the inverse covariance's diagonal entry,
+    not :math:`1/(H^{-1})_{aa}`, the reciprocal of the marginal variance.
     """
     mode = laplace.mean
     curvature = np.linalg.inv(laplace.cov)[axis, axis]
