@@ -162,7 +162,8 @@ def centred_target(data):
 
     Notes
     -----
-    With :math:`u = \log\tau`, up to a constant,
+    With :math:`u = \log\tau` and the prior scales :math:`s_\mu` (``data.mu_prior_sd``) and
+    :math:`s_\tau` (``data.tau_prior_scale``), both 5 here, up to a constant,
 
     .. math::
 
@@ -218,13 +219,13 @@ def noncentred_target(data):
 
     Notes
     -----
-    With :math:`u = \log\tau` and residuals :math:`r_j = y_j - \mu - \tau\eta_j`, up to a
-    constant,
+    With :math:`u = \log\tau` and the prior scales :math:`s_\mu` and :math:`s_\tau` (both 5
+    here), up to a constant,
 
     .. math::
 
         \log\tilde p = -\frac{\mu^2}{2s_\mu^2} - \log\Big(1 + \frac{\tau^2}{s_\tau^2}\Big) + u
-            - \sum_j \frac{\eta_j^2}{2} - \sum_j \frac{r_j^2}{2\sigma_j^2}.
+            - \sum_j \frac{\eta_j^2}{2} - \sum_j \frac{(y_j - \mu - \tau\eta_j)^2}{2\sigma_j^2}.
 
     The map :math:`\eta \mapsto \theta = \mu + \tau\eta` has Jacobian :math:`\tau^J`, which
     cancels the :math:`\tau^{-J}` of the centred form's :math:`N(\theta_j;\mu,\tau^2)`: that is

@@ -103,7 +103,8 @@ def conditional_moments(data, log_tau):
     -----
     With :math:`V_j = \sigma_j^2 + \tau^2`, integrating out :math:`\theta_j` gives
     :math:`y_j \mid \mu, \tau \sim N(\mu, V_j)`. Completing the square in :math:`\mu` against its
-    prior :math:`N(0, s_\mu^2)`,
+    prior :math:`N(0, s_\mu^2)` (:math:`s_\mu` and :math:`s_\tau` are the prior scales of
+    :math:`\mu` and :math:`\tau`, ``data.mu_prior_sd`` and ``data.tau_prior_scale``, both 5),
 
     .. math::
 
@@ -321,8 +322,9 @@ class Audit(NamedTuple):
         Monte Carlo standard error of each.
     errors, error_mcse : ndarray, shape (4,)
         For the three means, (estimate - exact) / exact posterior sd; for the probability
-        :math:`p`, the relative error (estimate - p) / p, so that -1 means no mass at all below
-        :math:`\tau = 1`. ``error_mcse`` is the MCSE in the same units.
+        :math:`P(\tau < 1)`, the relative error (estimate :math:`- P(\tau<1)`) /
+        :math:`P(\tau<1)`, so that -1 means no mass at all below :math:`\tau = 1`.
+        ``error_mcse`` is the MCSE in the same units.
         For draws (chains, independent or weighted) whose values of a quantity never change
         (a run that never visits :math:`\tau < 1` gives an indicator that is always 0) the
         MCSE is NaN: the draws carry no information about their own error, and a printed 0
@@ -398,6 +400,31 @@ def audit(reference, draws, weights=None):
     errors, error_mcse = (estimates - exact) / scale, mcse / scale
     misses = np.abs(errors) - 2 * np.nan_to_num(error_mcse) > np.asarray(TOLERANCE)
     return Audit(estimates, mcse, errors, error_mcse, misses)
+
+
+def format_mcse(mcse, decimals=3, width=0):
+    """An MCSE as text, with "n/a" where it is undefined.
+
+    Parameters
+    ----------
+    mcse : float
+        A Monte Carlo standard error (or a multiple of one), NaN where the draws cannot
+        estimate it (see :class:`Audit`).
+    decimals : int
+        Digits after the decimal point.
+    width : int
+        Right-align in this many characters, for tables.
+
+    Returns
+    -------
+    str
+        ``"n/a"`` for NaN, never ``"0.000"``: a printed zero would claim a certainty that
+        draws constant in the quantity cannot give.
+    """
+    if decimals < 0 or width < 0:
+        raise ValueError(f"decimals and width must be non-negative; got {decimals} and {width}")
+    text = f"{mcse:.{decimals}f}" if np.isfinite(mcse) else "n/a"
+    return text.rjust(width)
 
 
 def log_tau_theta_density(reference, group, theta_values, relative_to_mu=False):

@@ -175,7 +175,7 @@ def hmc_transition(log_density, grad_log_density, state, momentum, log_u, dynami
         ``potential = -log_density(position)``.
     momentum : ndarray, shape (..., d)
     log_u : ndarray, shape (...)
-        :math:`\log u` with :math:`u \sim U(0, 1)`.
+        :math:`\log\xi` with :math:`\xi \sim \mathrm{Unif}(0, 1)`.
     dynamics : tuple
         ``(step_size, n_leapfrog, inverse_mass)``.
 
@@ -260,12 +260,12 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
     Notes
     -----
     Each step draws a fresh momentum :math:`r \sim N(0, M)` (``standard_normal(d)`` first), then
-    :math:`u \sim U(0,1)`, runs :math:`L` leapfrog steps (:func:`leapfrog`) to
+    :math:`\xi \sim \mathrm{Unif}(0,1)`, runs :math:`L` leapfrog steps (:func:`leapfrog`) to
     :math:`(\theta', r')`, and moves when
 
     .. math::
 
-        \log u < -\big[\mathcal H(\theta', r') - \mathcal H(\theta, r)\big],\qquad
+        \log\xi < -\big[\mathcal H(\theta', r') - \mathcal H(\theta, r)\big],\qquad
         \mathcal H(\theta, r) = -\log\tilde p(\theta) + \tfrac12 r^\top M^{-1} r .
 
     Because the leapfrog map is reversible and preserves volume, this leaves

@@ -112,11 +112,15 @@ def newton_ascent(log_density, grad_log_density, neg_hessian, start, n_steps, to
 
     Notes
     -----
-    Each step solves :math:`(H + \lambda I)\,\delta = \nabla\log\tilde p` with the smallest
-    :math:`\lambda \ge 0` that makes the matrix positive definite and the step increase
-    :math:`\log\tilde p` (Levenberg, 1944; Marquardt, 1963; Nocedal and Wright, 2006,
-    section 3.4). Where a maximum exists this finds it from anywhere a plain Newton iteration
-    would diverge; where the density has no maximum, the path shows where it climbs to.
+    Each step solves :math:`(H + \lambda I)\,\delta = \nabla\log\tilde p` with the first
+    :math:`\lambda` in :math:`0, \lambda_0, 2\lambda_0, 4\lambda_0, \dots` (:math:`\lambda_0`
+    a thousandth of :math:`H`'s largest diagonal entry, at least :math:`10^{-3}`) that makes
+    the matrix positive definite and the step increase :math:`\log\tilde p` (Levenberg, 1944;
+    Marquardt, 1963; Nocedal and Wright, 2006, section 3.4). Every step therefore goes uphill,
+    also where a plain Newton step would overshoot or head for a minimum; on a smooth density
+    with a maximum the path typically converges to a local maximum, within ``n_steps`` or not
+    (``converged`` says which). Where the density has no maximum, the path shows where it
+    climbs to.
     """
     theta = as_finite_array(start, "start", ndim=1)
     n_steps = positive_int(n_steps, "n_steps")
@@ -208,7 +212,8 @@ def slice_through_mode(log_density, laplace, axis, half_width=4.0, n_points=201)
     Notes
     -----
     Along the slice the quadratic's curvature is the diagonal entry :math:`H_{aa}` of minus the
-    Hessian, i.e. :math:`1/(H^{-1})^{-1}_{aa}`, not the marginal variance.
+    Hessian, i.e. :math:`\big((H^{-1})^{-1}\big)_{aa}`, the inverse covariance's diagonal entry,
+    not :math:`1/(H^{-1})_{aa}`, the reciprocal of the marginal variance.
     """
     mode = laplace.mean
     curvature = np.linalg.inv(laplace.cov)[axis, axis]

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 from matplotlib.patches import Ellipse
 from matplotlib.layout_engine import ConstrainedLayoutEngine
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
@@ -284,6 +284,8 @@ def plot_log_tau_marginal(ax, reference, samples=(), labels=(), colors=(),
         # A narrow panel beside the funnel: the shared axis already says log tau.
         ax.set_xlabel("density")
         ax.xaxis.set_major_locator(MaxNLocator(2))
+        # "0" rather than "0.00": on a narrow panel two padded labels ran into each other.
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
         ax.set_ylim(log_tau_range)
     else:
         ax.set_xlabel(r"$\log\tau$")

@@ -109,7 +109,7 @@ def pareto_smoothed_log_weights(log_weights, relative_ess=1.0):
     -----
     Take the :math:`S_{\text{tail}} = \lceil\min(S/5, 3\sqrt{S/r_{\text{eff}}})\rceil` largest
     weights, fit a generalized Pareto distribution to their excess :math:`w - u` over the next
-    weight :math:`u` (Zhang and Stephens, 2009), and replace the :math:`z`-th largest by
+    weight :math:`u` (Zhang and Stephens, 2009), and replace the :math:`z`-th smallest of them by
     :math:`u + F^{-1}\big((z - 1/2)/S_{\text{tail}}\big)`, where
 
     .. math::

@@ -212,7 +212,8 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         averaging) instead of returning the last one. With a constant learning rate the last
         iterate keeps jittering around the optimum; the average removes most of that jitter,
         but keeps a bias of the order of the learning rate (it is exact only on a quadratic
-        objective, or with steps that decrease more slowly than 1/k; Polyak and Juditsky, 1992).
+        objective, or with steps that decrease more slowly than one over the iteration count;
+        Polyak and Juditsky, 1992).
     track_elbo : bool
         Record the ELBO estimate at each step. It costs one more log-density evaluation per
         step, about as much as the gradient, and the fit itself does not use it.

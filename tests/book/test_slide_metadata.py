@@ -25,6 +25,18 @@ def test_every_chapter_keeps_the_conventions():
     assert found == [], "run `python -m tools.slides.metadata`:\n" + "\n".join(found)
 
 
+# A backslash-n not followed by a letter is an escaped newline that reached the text, never a
+# LaTeX command (those are \nabla, \neq, ...): a lecturer's notes showed it literally.
+LITERAL_NEWLINE = re.compile(r"\\n(?![A-Za-z])")
+
+
+def test_no_markdown_cell_holds_a_literal_backslash_n():
+    found = [(name, cell.get("id")) for name in toc.CHAPTERS for cell in chapter(name).cells
+             if cell.cell_type == "markdown" and LITERAL_NEWLINE.search(cell.source)]
+    assert found == [], found
+    assert LITERAL_NEWLINE.search("one line,\\n  the next") and not LITERAL_NEWLINE.search(r"\nabla")
+
+
 def test_chapters_with_teaching_notes_have_no_other_notes():
     """(Chapters without teaching notes, still in the transition, keep their prose as notes.)"""
     prose = {}

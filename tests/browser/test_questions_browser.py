@@ -324,8 +324,18 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     page.keyboard.press("ArrowRight")            # the answer is shown: → moves on
     page.wait_for_timeout(300)
     assert slide_index(page) == 2
-    # the numeric question, typed: the field keeps its keys, Enter checks
+    # the numeric question, typed: the field keeps its keys, Enter checks; a clicker's keys
+    # (Page Down/Up) still go to the slides from inside the field, and type nothing
     root = page.locator(".present .bcq")
+    field = root.locator("input.bcq-number")
+    field.focus()
+    page.keyboard.type("12")
+    page.keyboard.press("PageDown")
+    assert answer_shown(root, True) and slide_index(page) == 2, "Page Down from the field reveals"
+    assert field.input_value() == "12" and state(page, root)["attempts"] == 0
+    page.keyboard.press("PageUp")
+    assert not answer_shown(root, False) and slide_index(page) == 2, "Page Up hides it again"
+    field.fill("")
     drive_number(page, root, number)
     assert slide_index(page) == 2
     shots = ROOT / "_build" / "screenshots"

@@ -166,6 +166,16 @@ def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
         assert result.misses[3]
 
 
+def test_an_undefined_mcse_prints_as_n_a_and_a_defined_one_as_a_number():
+    assert bc.format_mcse(np.nan) == "n/a"
+    assert bc.format_mcse(np.nan, width=5) == "  n/a"
+    assert bc.format_mcse(0.01234) == "0.012"
+    assert bc.format_mcse(0.0, decimals=2) == "0.00"   # a real zero stays a number
+    assert bc.format_mcse(0.5, decimals=1, width=6) == "   0.5"
+    with pytest.raises(ValueError, match="decimals and width"):
+        bc.format_mcse(0.1, decimals=-1)
+
+
 def test_audit_mcse_of_chains_and_of_weights():
     # Chains that repeat each draw ten times carry no more information than the draws: their
     # ESS-based MCSE matches the independent draws', while treating the 40,000 repeats as

@@ -190,7 +190,9 @@ def test_psis_of_half_a_million_draws_overflows_nothing(az):
     log_weights = np.random.default_rng(3).standard_normal(500_000)
     with np.errstate(over="raise", invalid="raise"):
         ours = bc.pareto_smoothed_log_weights(log_weights)
-    np.testing.assert_allclose(ours.k_hat, float(az.psislw(log_weights.copy())[1]), rtol=RTOL)
+    with np.errstate(over="ignore"):           # ArviZ's own normalization overflows here
+        theirs = float(az.psislw(log_weights.copy())[1])
+    np.testing.assert_allclose(ours.k_hat, theirs, rtol=RTOL)
 
 
 def test_psis_k_hat_ranks_the_proposals(lecture):

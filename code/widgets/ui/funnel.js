@@ -224,16 +224,17 @@ export class Funnel extends ChainsWidget {
     this.big.set('divergent', div.share === null ? '–' : `${fmt(100 * div.share, 1)} % (${div.count})`,
       div.share ? 'bcw-warn' : (div.share === 0 ? 'bcw-good' : ''));
     const exact = [ref.mean_log_tau, ref.prob_tau_below_1];
-    // One column per audited quantity (two columns fit beside the plot, on a slide too).
+    // One column per audited quantity, every cell one short number: two columns fit beside the
+    // plot, on a slide too (an "estimate ± 2 MCSE" cell made the second column run off it).
     const cells = [0, 1].map((a) => {
       const p = d && d.params[a];
-      if (!p) return ['–', '–', '–', '–', fmt(exact[a], 3), '–'];
+      if (!p) return ['–', '–', '–', '–', '–', fmt(exact[a], 3), '–'];
       const mcse = this.mcse(p);
       const z = (p.mean - exact[a]) / mcse;
-      return [...this.convergenceCells(p), `${fmt(p.mean, 3)} ± ${fmt(2 * mcse, 3)}`, fmt(exact[a], 3),
+      return [...this.convergenceCells(p), fmt(p.mean, 3), fmt(2 * mcse, 3), fmt(exact[a], 3),
         [fmt(z, 1), Number.isNaN(z) ? '' : (Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn')]];
     });
-    const names = [...this.convergenceNames(true), 'estimate ± 2 MCSE', 'exact', 'error / MCSE'];
+    const names = [...this.convergenceNames(true), 'estimate', '± 2 MCSE', 'exact', 'error / MCSE'];
     this.table.set(['', 'E[log τ]', 'P(τ < 1)'], names.map((name, k) => [name, cells[0][k], cells[1][k]]));
     // One short line (on a slide the status holds one line of 20 px text).
     const sampler = this.sampler === 'hmc' ? `HMC h ${fmt(this.stepSize, 3)}, L ${this.nLeapfrog}` : `Metropolis ${fmt(this.scale, 2)} ×`;

@@ -14,6 +14,8 @@
 
 // Keys that only move the focus or modify another key: they never leave the question or enter it.
 const FOCUS_KEYS = new Set(['Tab', 'Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
+// A clicker's keys type nothing, so they go to the slides even from the number field.
+const CLICKER_KEYS = new Set(['PageDown', 'PageUp']);
 
 /** Read a typed number: spaces, thin spaces and thousands commas are ignored. */
 export function parseNumber(text) {
@@ -207,7 +209,7 @@ function deckKeys(root, state) {
       }
       return;
     }
-    if (typingIn(event.target) && event.key !== 'Escape') return;
+    if (typingIn(event.target) && event.key !== 'Escape' && !CLICKER_KEYS.has(event.key)) return;
     if (event.key === 'Enter' && plain) {
       event.preventDefault();
       event.stopPropagation();

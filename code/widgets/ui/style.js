@@ -82,7 +82,8 @@ const CSS = `
 .reveal .bcw-legend { gap: 0 0.8em; line-height: 1.2; }
 .reveal .bcw-big { gap: 4px; }
 .reveal .bcw-big div { padding: 2px 6px; }
-.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 1px 3px 1px 8px; }
+/* Tight rows on a slide: the funnel's audit table has eight of them beside the plot. */
+.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 0 3px 0 8px; line-height: 1.1; }
 .reveal .bcw-footer { margin-top: 4px; gap: 4px 16px; }
 .reveal .bcw-big div { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.4em; }
 .reveal .bcw-big span { display: inline; }
