@@ -188,10 +188,13 @@ def ess_bulk(draws):
 
         \hat\rho_t = 1 - \frac{W - \frac1M\sum_m s_m^2\hat\rho_{t,m}}{\widehat{\mathrm{var}}^+},
         \qquad \mathrm{ESS} = \frac{S}{\hat\tau},\qquad
-        \hat\tau = -1 + 2\sum_{t=0}^{2K+1}\hat\rho_t,
+        \hat\tau = \max\Big(-1 + 2\sum_{k=0}^{K}\tilde P_k + \max(\hat\rho_{2K+2}, 0),\
+            \frac{1}{\log_{10}S}\Big),
 
-    where the sum runs over Geyer's (1992) initial positive sequence of pairs
-    :math:`\hat\rho_{2k} + \hat\rho_{2k+1}`, made monotone (Vehtari et al., 2021, section 3.2).
+    where :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}` are Geyer's (1992) pairs, kept up to
+    the first one that is not positive and made monotone, :math:`\tilde P_k = \min_{j\le k}P_j`
+    (the edge rules at the end of the series are in ``_geyer_tau``), and the floor caps the ESS
+    at :math:`S\log_{10}S` (Vehtari et al., 2021, section 3.2).
     """
     return per_param(_bulk_ess, draws)
 
@@ -343,12 +346,13 @@ def failed_checks(draws, divergent=None, energies=None):
     Returns
     -------
     list of str
-        Any of "R-hat" (rank-normalized R-hat above :data:`RHAT_THRESHOLD` for some parameter),
-        "ESS" (bulk or tail ESS below :data:`ESS_THRESHOLD`), "divergences" (any) and "E-BFMI"
-        (below :data:`EBFMI_THRESHOLD` for some chain); empty when the run passes.
+        Any of "R-hat" (rank-normalized R-hat at or above :data:`RHAT_THRESHOLD` for some
+        parameter), "ESS" (bulk or tail ESS below :data:`ESS_THRESHOLD`), "divergences" (any)
+        and "E-BFMI" (below :data:`EBFMI_THRESHOLD` for some chain); empty when the run passes:
+        the rules are R-hat < 1.01 and ESS of at least 400 (Vehtari et al., 2021).
     """
     failed = []
-    if np.max(rank_normalized_rhat(draws)) > RHAT_THRESHOLD:
+    if np.max(rank_normalized_rhat(draws)) >= RHAT_THRESHOLD:
         failed.append("R-hat")
     if min(np.min(ess_bulk(draws)), np.min(ess_tail(draws))) < ESS_THRESHOLD:
         failed.append("ESS")

@@ -146,18 +146,24 @@ def plot_covariance_ellipse(ax, mean, cov, n_sd=2.0, **kwargs):
 def plot_traces(ax, draws, param, label=None):
     """Trace of one parameter for every chain; ``draws`` has shape (chain, draw, param)."""
     for chain, series in enumerate(np.asarray(draws)[:, :, param]):
-        ax.plot(series, linewidth=0.4, alpha=0.8, label=f"chain {chain + 1}")
+        ax.plot(series, linewidth=0.8, alpha=0.9, label=f"chain {chain + 1}")
     ax.set_xlabel("iteration (after warm-up)")
     ax.set_ylabel(label or f"parameter {param}")
     return ax
 
 
 def plot_autocorrelation(ax, rho, max_lag=60, labels=None):
-    """Autocorrelation against lag; ``rho`` has shape (lag, param)."""
+    """Autocorrelation against lag; ``rho`` has shape (lag, param).
+
+    The parameters are told apart by shades of grey and line style, not by colour, so that
+    they cannot be mistaken for the chains of a trace plot beside them.
+    """
     lags = np.arange(max_lag + 1)
+    styles = [("black", "-", "o"), ("0.5", "--", "s"), ("0.3", ":", "^")]
     for p in range(rho.shape[1]):
-        ax.plot(lags, rho[: max_lag + 1, p], marker="o", markersize=2,
-                label=labels[p] if labels else f"parameter {p}")
+        color, linestyle, marker = styles[p % len(styles)]
+        ax.plot(lags, rho[: max_lag + 1, p], color=color, linestyle=linestyle, marker=marker,
+                markersize=2.5, label=labels[p] if labels else f"parameter {p}")
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xlabel("lag")
     ax.set_ylabel("autocorrelation")

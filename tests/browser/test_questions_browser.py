@@ -338,6 +338,15 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     field.fill("")
     drive_number(page, root, number)
     assert slide_index(page) == 2
+    # Enter checked the typed answer, and the field let go: ← (a clicker) moves the deck again
+    assert not page.evaluate("(el) => el === document.activeElement", field.element_handle())
+    for _ in range(2):                           # the first may hide the answer (a fragment)
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_timeout(300)
+    assert slide_index(page) == 1, "after Enter in the field, ← goes to the slides"
+    assert field.input_value() != ""
+    page.evaluate("Reveal.slide(2)")
+    page.wait_for_timeout(300)
     shots = ROOT / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / "deck-question.png"))

@@ -152,6 +152,8 @@ export function mountQuestion(root) {
       if (event.key === 'Enter') {
         event.preventDefault();
         check();
+        // On a slide the typed answer is done: the field lets go, so the arrows move the deck.
+        if (deck) field.blur();
       }
     });
   });
