@@ -46,8 +46,8 @@ PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
-# The course's hub (a real JupyterHub, ten simulated students): `make hub`, which CI runs after
-# `make test`; `make test` leaves it out (several minutes on two cores).
+# The course's hub (a real JupyterHub, ten simulated students): `make hub`, on its own; neither
+# `make test` nor CI runs it (about 15 minutes on two cores; README, "Teaching a class").
 HUB_TESTS := tests/hub
 
 .PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
