@@ -321,9 +321,13 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     assert page.evaluate("(el) => el.querySelector('input:checked').value", root.element_handle()) == "1"
     page.keyboard.press("Escape")
     assert not state(page, root)["engaged"]
-    page.keyboard.press("ArrowRight")            # the answer is shown: → moves on
+    # engaged again: a clicker has no Esc, and its Page Down leaves the question and moves on
+    root.locator(".bcq-choices input").first.focus()
+    page.keyboard.press("Enter")
+    assert state(page, root)["engaged"]
+    page.keyboard.press("PageDown")
     page.wait_for_timeout(300)
-    assert slide_index(page) == 2
+    assert not state(page, root)["engaged"] and slide_index(page) == 2
     # the numeric question, typed: the field keeps its keys, Enter checks; a clicker's keys
     # (Page Down/Up) still go to the slides from inside the field, and type nothing
     root = page.locator(".present .bcq")

@@ -851,6 +851,15 @@ def test_clicker_moves_the_deck_past_every_live_figure(deck, name, serve, offlin
     assert not hook(page, name, "widget.engaged") and not page.evaluate("Reveal.isOverview()")
     page.keyboard.press("PageDown")
     assert deck_slide(page) == index + 1
+    # Engaged again, a clicker (which has no Esc) still moves on: Page Down leaves the figure.
+    page.evaluate(f"Reveal.slide({index})")
+    slider.focus()
+    page.keyboard.press("Enter")
+    assert hook(page, name, "widget.engaged")
+    value = slider.input_value()
+    page.keyboard.press("PageDown")
+    assert deck_slide(page) == index + 1 and not hook(page, name, "widget.engaged")
+    assert slider.input_value() == value, "Page Down changed the slider"
 
     # Leaving the slide pauses the animation; coming back resumes nothing.
     if "play" in CONTROLS[name]:

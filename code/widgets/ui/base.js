@@ -160,8 +160,11 @@ export class Widget {
           event.preventDefault();
           event.stopPropagation();
           this.engage(false);
+          return;
         }
-        return;
+        // A clicker has no Esc: its Page Down/Up leave the figure and move the deck at once.
+        if (event.key !== 'PageDown' && event.key !== 'PageUp') return;
+        this.engage(false);
       }
       if (event.key === 'Enter' && plain) {
         event.preventDefault();
@@ -198,7 +201,7 @@ export class Widget {
     if (!this.keysLine) return;
     this.root.classList.toggle('bcw-engaged', this.engaged);
     this.keysLine.textContent = this.engaged
-      ? 'Keys work the figure · Esc: keys back to the slides'
+      ? 'Keys work the figure · Esc or Page Down/Up: back to the slides'
       : 'Keys move the slides · Enter: keys to the figure';
   }
 

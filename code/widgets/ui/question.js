@@ -191,7 +191,7 @@ function deckKeys(root, state) {
   const show = () => {
     root.classList.toggle('bcq-engaged', state.engaged);
     line.textContent = state.engaged
-      ? 'Keys answer the question · Esc: keys back to the slides'
+      ? 'Keys answer the question · Esc or Page Down/Up: back to the slides'
       : 'Keys move the slides · Enter: keys to the question';
   };
   const engage = (on) => {
@@ -208,8 +208,11 @@ function deckKeys(root, state) {
         event.preventDefault();
         event.stopPropagation();
         engage(false);
+        return;
       }
-      return;
+      // A clicker has no Esc: its Page Down/Up leave the question and move the deck at once.
+      if (!CLICKER_KEYS.has(event.key)) return;
+      engage(false);
     }
     if (typingIn(event.target) && event.key !== 'Escape' && !CLICKER_KEYS.has(event.key)) return;
     if (event.key === 'Enter' && plain) {
