@@ -85,8 +85,8 @@ class HMCChainsResult(NamedTuple):
     divergent_starts: np.ndarray
 
 
-# An energy rise above this marks a divergent transition, as in Stan (max_deltaH); PyMC (Emax)
-# uses the same value on the error's absolute size.
+# An energy rise above this marks a divergent transition, as in the NUTS of Stan (max_deltaH)
+# and PyMC (Emax).
 DIVERGENCE_THRESHOLD = 1000.0
 
 
@@ -273,7 +273,7 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
     Because the leapfrog map is reversible and preserves volume, this leaves
     :math:`\exp(-\mathcal H)` invariant, and so :math:`p(\theta)` (Duane et al., 1987; Neal,
     2011, section 5.3.2). A trajectory whose energy error exceeds
-    :data:`DIVERGENCE_THRESHOLD` (1000, Stan's rule) is flagged *divergent*: the
+    :data:`DIVERGENCE_THRESHOLD` (1000, the rule of Stan and PyMC) is flagged *divergent*: the
     integrator has left the region where it tracks the dynamics, usually because the step is
     too large for the local curvature (Betancourt, 2017, section 6.2). Stan's NUTS checks every
     leapfrog step and its static HMC does not check at all; this sampler checks the

@@ -211,9 +211,10 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         Average :math:`(m, \log s)` over the last ``n_average`` iterates (Polyak-Ruppert
         averaging) instead of returning the last one. With a constant learning rate the last
         iterate keeps jittering around the optimum; the average removes most of that jitter,
-        but keeps a bias of the order of the learning rate (it is exact only on a quadratic
-        objective, or with steps that decrease more slowly than one over the iteration count;
-        Polyak and Juditsky, 1992).
+        but keeps a bias of the order of the learning rate. (With steps that decrease more
+        slowly than one over the iteration count the average is asymptotically efficient,
+        Polyak and Juditsky, 1992; with a constant step, plain SGD's average is exact only on
+        a quadratic objective, Bach and Moulines, 2013.)
     track_elbo : bool
         Record the ELBO estimate at each step. It costs one more log-density evaluation per
         step, about as much as the gradient, and the fit itself does not use it.
