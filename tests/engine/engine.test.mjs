@@ -589,3 +589,119 @@ test('kept or not, a chain steps the same: keepDraws only drops the stored draws
   assert.equal(lean.draws.length + leanWalk.draws.length, 0);
   assert.equal(lean.gradientEvaluations(), 150);
 });
+
+// --- Mutants of `make mutation-js` that the tests above let live --------------------------------
+// Each test below kills mutants of the engine that changed what it computes or refuses and still
+// passed every test above (tools/mutation/js-survivors.md lists them, and the ones left alive).
+
+test('logSumExp and softmax shift by the largest value wherever it stands; all -Infinity gives -Infinity', () => {
+  // Shifted by any other value, exp(1000) would overflow.
+  assert.equal(E.logSumExp([1000, 0]), 1000);
+  assert.equal(E.logSumExp([-Infinity, -Infinity]), -Infinity);
+  close(E.logSumExp([0, Math.log(3)]), Math.log(4), 'log(1 + 3)');
+  const big = E.softmax([1000, 0]);
+  assert.deepEqual([...big.weights, big.logTotal], [1, 0, 1000]);
+  const small = E.softmax([0, Math.log(3)]);
+  close(flat(small.weights), [0.25, 0.75], 'weights 1 : 3');
+  close(small.logTotal, Math.log(4), 'log of the total');
+});
+
+test('an HMC chain refuses a step size or leapfrog count it cannot run, and defaults to unit masses', () => {
+  const target = E.standardGaussianTarget(2);
+  const rng = E.seededSource(1);
+  for (const bad of [{ stepSize: 0, nLeapfrog: 3 }, { stepSize: -0.1, nLeapfrog: 3 }, { stepSize: NaN, nLeapfrog: 3 },
+    { stepSize: 0.1, nLeapfrog: 0 }, { stepSize: 0.1, nLeapfrog: 0.5 }]) {
+    assert.throws(() => new E.HMCChain(target, [0, 0], bad, rng), /^Error: stepSize must be > 0 and nLeapfrog >= 1$/,
+      JSON.stringify(bad));
+  }
+  assert.equal(new E.HMCChain(target, [0, 0], { stepSize: 0.1, nLeapfrog: 1 }, rng).nLeapfrog, 1);
+  const settings = { stepSize: 0.3, nLeapfrog: 4 };
+  const unit = E.hmcChain(target, [0.5, -0.5], settings, 20, E.seededSource(2));
+  const given = E.hmcChain(target, [0.5, -0.5], { ...settings, mass: [1, 1] }, 20, E.seededSource(2));
+  assert.ok(unit.energies.every(Number.isFinite) && unit.acceptRate() > 0.5, `accept rate ${unit.acceptRate()}`);
+  same(unit.draws.map((x) => Array.from(x)), given.draws.map((x) => Array.from(x)), 'draws with no mass given');
+});
+
+test('a Metropolis chain grows past its capacity, keeps its start and records every proposal', () => {
+  const g = golden.metropolis;
+  const n = 300;
+  const replay = () => E.replaySource({ normals: g.normals.slice(0, 2 * n), uniforms: g.uniforms.slice(0, n) });
+  const logDensity = (t) => book.logDensity(t);
+  const chain = new E.MetropolisChain(logDensity, g.start, g.chol, replay(), 7);
+  for (let t = 0; t < n; t += 1) chain.step();
+  assert.deepEqual(chain.start, g.start);
+  assert.deepEqual(Array.from(chain.accepted.subarray(0, n), Boolean), g.accepted.slice(0, n), 'accept decisions');
+  const interleaved = [];
+  for (let t = 0; t < n; t += 1) interleaved.push(chain.draws[0][t], chain.draws[1][t]);
+  close(interleaved, g.draws.slice(0, 2 * n), 'draws past a capacity of 7');
+  close(flat(chain.series(1, 100)), g.draws.slice(201, 2 * n).filter((_, i) => i % 2 === 0), 'series(1, 100)');
+  // Each proposal is the state before it moved by L eps, eps the step's two normals.
+  const [l0, l1] = g.chol;
+  const proposals = [[], []];
+  for (let t = 0; t < n; t += 1) {
+    const [x, y] = t === 0 ? g.start : g.draws.slice(2 * t - 2, 2 * t);
+    const [e0, e1] = g.normals.slice(2 * t, 2 * t + 2);
+    proposals[0].push(x + (l0[0] * e0 + l0[1] * e1));
+    proposals[1].push(y + (l1[0] * e0 + l1[1] * e1));
+  }
+  close(chain.proposals.map((p) => flat(p.subarray(0, n))), proposals, 'proposals of the stepped chain');
+  close(E.metropolisChain(logDensity, g.start, g.chol, n, replay()).proposals.map(flat), proposals,
+    'proposals of metropolisChain');
+  assert.throws(() => new E.MetropolisChain(() => -Infinity, [0, 1], g.chol, replay()),
+    /^Error: log density is not finite at the start \[0,1\]$/);
+});
+
+/** xoshiro128** (Blackman and Vigna's reference code) seeded by splitmix32, in BigInt arithmetic. */
+function referenceUniforms(seed) {
+  const M = 0xffffffffn;
+  const mul = (a, b) => (a * b) & M;
+  const rotl = (x, k) => ((x << k) | (x >> (32n - k))) & M;
+  let weyl = BigInt(seed);
+  const mix = () => {
+    weyl = (weyl + 0x9e3779b9n) & M;
+    let t = mul(weyl ^ (weyl >> 16n), 0x85ebca6bn);
+    t = mul(t ^ (t >> 13n), 0xc2b2ae35n);
+    return t ^ (t >> 16n);
+  };
+  const s = [mix(), mix(), mix(), mix()];
+  const next = () => {
+    const result = mul(rotl(mul(s[1], 5n), 7n), 9n);
+    const t = (s[1] << 9n) & M;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 11n);
+    return result;
+  };
+  // 53 random bits: the top 27 of one output, then the top 26 of the next.
+  return () => Number(((next() >> 5n) << 26n) + (next() >> 6n)) / 2 ** 53;
+}
+
+test('the seeded source is xoshiro128** seeded by splitmix32, and the polar method keeps both normals', () => {
+  for (const seed of [0, 7, 2 ** 32 - 1]) {
+    const ours = E.seededSource(seed);
+    const reference = referenceUniforms(seed);
+    for (let k = 0; k < 1000; k += 1) assert.equal(ours.uniform(), reference(), `seed ${seed}, uniform ${k}`);
+  }
+  // Marsaglia's polar method: a pair (a, b) inside the unit disc gives two normals, a f and b f.
+  const uniform = referenceUniforms(11);
+  const expected = [];
+  while (expected.length < 200) {
+    const pair = [2 * uniform() - 1, 2 * uniform() - 1];
+    const r2 = pair[0] ** 2 + pair[1] ** 2;
+    if (r2 > 0 && r2 < 1) expected.push(...pair.map((v) => v * Math.sqrt((-2 * Math.log(r2)) / r2)));
+  }
+  const source = E.seededSource(11);
+  assert.deepEqual(Array.from({ length: 200 }, () => source.normal()), expected, 'normals of seed 11');
+  assert.throws(() => E.replaySource({ uniforms: [0.5] }).normal(), /all 0 normals used/);
+});
+
+test('staged diagnostics: a step after the last job does nothing and still says done', () => {
+  const chains = rankCase('odd length, 3 x 7')[0];
+  const staged = new E.StagedDiagnostics([chains], E.rankSummaryJobs);
+  while (!staged.step());
+  assert.deepEqual([staged.step(), staged.done], [true, true]);
+  assert.deepEqual(staged.result, [E.rankSummary(chains)]);
+});

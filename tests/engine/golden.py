@@ -324,6 +324,12 @@ def rank_cases():
         rank_case("odd length, 2 x 5", normal((2, 5)), normal((2, 5)) + 1.0),
         rank_case("odd length, 3 x 7", ar1(rng, (3, 7), 0.3)),
         rank_case("one chain", ar1(rng, (1, 101), 0.7)),
+        # Short AR(0.3) chains: every pair of Geyer's sequence positive, the last even lag not.
+        rank_case("short AR(0.3), 4 x 11", ar1(np.random.default_rng(4), (4, 11), 0.3)),
+        # S = 21: the 5% quantile's index (S - 1) 0.05 = 1 is whole, so numpy's interpolation
+        # returns the draw there, 0.1 (0.7 - (0.7 - 0.1) from the far side would not be 0.1).
+        rank_case("quantile on a draw, 3 x 7", np.random.default_rng(83).permutation(
+            np.r_[-1.0, 0.1, 0.7, np.linspace(0.8, 2.5, 18)]).reshape(3, 7)),
     ]
 
 
