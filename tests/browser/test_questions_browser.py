@@ -147,6 +147,7 @@ def drive_choice(page, root, spec):
     assert feedback(root).startswith("✗") and not answer_visible(root)
     assert root.locator(".bcq-reveal").is_visible(), "after a wrong attempt the reveal is offered"
     choice_label(root, spec["answer"]).click()
+    assert feedback(root) == "", "the verdict on the previous choice outlives the change"
     root.locator(".bcq-check").click()
     assert feedback(root).startswith("✓ Right")
     assert answer_shown(root, True)
@@ -165,6 +166,9 @@ def drive_number(page, root, spec):
     page.keyboard.type(str(spec["answer"] + 3 * spec["tolerance"]))
     page.keyboard.press("Enter")
     assert feedback(root).startswith("✗") and not answer_visible(root)
+    field.press("End")                           # on a slide Enter let the field go: focus it
+    page.keyboard.press("Backspace")
+    assert feedback(root) == "", "the verdict on the previous number outlives the edit"
     field.fill("")
     page.keyboard.type("not a number")
     page.keyboard.press("Enter")

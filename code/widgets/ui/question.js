@@ -142,6 +142,10 @@ export function mountQuestion(root) {
   }
 
   checkButton.addEventListener('click', check);
+  // A changed answer has not been checked: the verdict on the old one would mislead, so it goes.
+  root.addEventListener('input', (event) => {
+    if (event.target.matches('input')) say('');
+  });
   revealButton.addEventListener('click', () => {
     reveal();
     if (!state.attempts) say('The answer, shown before an attempt.');
