@@ -24,9 +24,8 @@ from .lecture import LectureResults, LectureSettings, lecture_problem, run_lectu
 from .hierarchical import (HierarchicalData, centred_target, hierarchical_data, hierarchical_target,
                            noncentred_target, parameter_names, to_centred, to_noncentred)
 from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit,
-                                     conditional_moments, exact_draws, exact_log_density, format_mcse,
-                                     hierarchical_reference,
-                                     log_tau_theta_density)
+                                     conditional_moments, exact_draws, exact_log_density, format_errors,
+                                     format_mcse, hierarchical_reference, log_tau_theta_density)
 from .hmc import (HMCChainsResult, HMCResult, Trajectory, dimension_tuning, hmc_chain, leapfrog,
                   run_hmc_chains)
 from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
@@ -53,7 +52,7 @@ __all__ = [
     "HierarchicalData", "centred_target", "hierarchical_data", "hierarchical_target",
     "noncentred_target", "parameter_names", "to_centred", "to_noncentred",
     "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "conditional_moments",
-    "exact_draws", "exact_log_density", "format_mcse", "hierarchical_reference",
+    "exact_draws", "exact_log_density", "format_errors", "format_mcse", "hierarchical_reference",
     "log_tau_theta_density",
     "HMCChainsResult", "HMCResult", "Trajectory", "dimension_tuning", "hmc_chain", "leapfrog", "run_hmc_chains",
     "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",

@@ -176,6 +176,19 @@ def test_an_undefined_mcse_prints_as_n_a_and_a_defined_one_as_a_number():
         bc.format_mcse(0.1, decimals=-1)
 
 
+def test_audited_errors_print_signed_aligned_and_never_as_minus_zero():
+    assert bc.format_errors([0.123, -1.5]) == "   +0.12   -1.50"
+    assert bc.format_errors([-0.004, 0.004]) == "   +0.00   +0.00"   # no "-0.00"
+    assert bc.format_errors([1.0, -2.0, 3.0], width=(5, 6, 7), decimals=1) == " +1.0  -2.0   +3.0"
+    assert bc.format_errors([np.nan], width=5) == "  n/a"
+    with pytest.raises(ValueError, match="errors must be a 1-D"):
+        bc.format_errors(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="width must be one int or one per error"):
+        bc.format_errors([0.1, 0.2], width=(5, 6, 7))
+    with pytest.raises(ValueError, match="decimals and width"):
+        bc.format_errors([0.1], decimals=-1)
+
+
 def test_audit_mcse_of_chains_and_of_weights():
     # Chains that repeat each draw ten times carry no more information than the draws: their
     # ESS-based MCSE matches the independent draws', while treating the 40,000 repeats as
