@@ -275,7 +275,7 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
     2011, section 5.3.2). A trajectory whose energy error exceeds
     :data:`DIVERGENCE_THRESHOLD` (1000, the rule of Stan and PyMC) is flagged *divergent*: the
     integrator has left the region where it tracks the dynamics, usually because the step is
-    too large for the local curvature (Betancourt, 2017, section 6.2). Stan's NUTS checks every
+    too large for the local curvature (Betancourt, 2017a, section 6.2). Stan's NUTS checks every
     leapfrog step and its static HMC does not check at all; this sampler checks the
     trajectory's end, where the energy is computed anyway.
     """
