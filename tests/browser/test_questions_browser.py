@@ -170,7 +170,7 @@ def drive_number(page, root, spec):
     page.keyboard.press("Backspace")
     assert feedback(root) == "", "the verdict on the previous number outlives the edit"
     field.fill("")
-    page.keyboard.type("not a number")
+    page.keyboard.type("1..2")                   # number characters only: on a slide letters are the deck's
     page.keyboard.press("Enter")
     assert "not a number" in feedback(root) and state(page, root)["attempts"] == 1
     field.fill("")
@@ -325,6 +325,13 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     assert page.evaluate("(el) => el.querySelector('input:checked').value", root.element_handle()) == "1"
     page.keyboard.press("Escape")
     assert not state(page, root)["engaged"]
+    # Enter on the question's box (Tab's stop): the focus goes to the chosen answer
+    root.focus()
+    page.keyboard.press("Enter")
+    assert state(page, root)["engaged"]
+    assert page.evaluate("(el) => el.querySelector('input:checked') === document.activeElement",
+                         root.element_handle()), "engaged, but no choice has the focus"
+    page.keyboard.press("Escape")
     # engaged again: a clicker has no Esc, and its Page Down leaves the question and moves on
     root.locator(".bcq-choices input").first.focus()
     page.keyboard.press("Enter")
@@ -343,6 +350,21 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
     assert field.input_value() == "12" and state(page, root)["attempts"] == 0
     page.keyboard.press("PageUp")
     assert not answer_shown(root, False) and slide_index(page) == 2, "Page Up hides it again"
+    # typing done, the caret at the end: a clicker's → reveals too; mid-text → moves the caret
+    field.focus()
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert not answer_visible(root) and field.input_value() == "12", "mid-text → left the field"
+    page.keyboard.press("ArrowRight")
+    assert answer_shown(root, True) and slide_index(page) == 2, "→ at the end of the text reveals"
+    field.focus()
+    page.keyboard.press("b")                     # reveal.js's blank screen, not a typed letter
+    page.wait_for_timeout(300)
+    assert field.input_value() == "12" and page.evaluate("Reveal.isPaused()"), "b typed into the field"
+    page.keyboard.press("b")
+    page.keyboard.press("PageUp")
+    assert not answer_shown(root, False) and slide_index(page) == 2
     field.fill("")
     drive_number(page, root, number)
     assert slide_index(page) == 2

@@ -783,6 +783,15 @@ def test_handout_prints_each_slides_notes(name):
     assert missing == [], f"{pdf.name}: notes not on their slide's page (page, words): {missing[:4]}"
 
 
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_handout_prints_no_buttons_or_key_hints(name):
+    """On paper a question is its prompt and answer: Check, Show the answer and the presenter's
+    key line do nothing there."""
+    text = " ".join(pdf_pages_text(DECKS / handout_file(name)))
+    assert [words for words in ("Show the answer", "Keys move the slides", "Enter: keys to the")
+            if words in text] == []
+
+
 def test_handout_without_notes_has_none(tmp_path):
     """Negative control: the same deck printed with ``--no-notes`` holds the slides' text but
     none of the notes the lecturer's handout holds."""

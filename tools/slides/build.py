@@ -68,6 +68,10 @@ html.print-pdf .reveal [data-widget] { display: none !important; }
   .reveal .bcw-still { display: block; }
   .reveal [data-widget] { display: none !important; }
 }
+/* On paper a question keeps its prompt and answer; its buttons and key hints do nothing there. */
+html.print-pdf .reveal .bcq .bcq-buttons, html.print-pdf .reveal .bcq .bcq-keys,
+html.print-pdf .reveal .bcq .bcq-feedback { display: none; }
+@media print { .reveal .bcq .bcq-buttons, .reveal .bcq .bcq-keys, .reveal .bcq .bcq-feedback { display: none; } }
 /* The slide number: reveal.js's white on 40 % black shows as #999 on a white slide, 2.8:1; on
    75 % black it is 10:1 (WCAG AA asks 4.5:1 for its 12 px text). */
 .reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }

@@ -33,6 +33,21 @@ function typingIn(element) {
   return element && element.tagName === 'INPUT' && element.type === 'text';
 }
 
+// Characters a typed number can hold; any other printable key (b or . for a blank screen, s for
+// the speaker view) is a presenter's key even while the number field has the focus.
+const NUMBER_CHARACTER = /^[0-9.,eE+\-\u2212 ]$/;
+
+/** Whether a key pressed in the number field belongs to the deck rather than to the field: a
+ * clicker's Page Down/Up, → with the caret at the end of the text and ← at its start (a clicker
+ * pressed after typing, with nothing left to move over), or a letter that no number contains. */
+export function deckKeyInField(key, value, selectionStart, selectionEnd, plain) {
+  if (CLICKER_KEYS.has(key)) return true;
+  const caretOnly = selectionStart === selectionEnd;
+  if (key === 'ArrowRight') return caretOnly && selectionEnd === value.length;
+  if (key === 'ArrowLeft') return caretOnly && selectionStart === 0;
+  return plain && key.length === 1 && !NUMBER_CHARACTER.test(key);
+}
+
 /** Make the question in `root` (a .bcq element written by the package) work. */
 export function mountQuestion(root) {
   if (!root || root.bcQuestion) return root && root.bcQuestion;
@@ -95,6 +110,8 @@ export function mountQuestion(root) {
       if (event.fragment === panel) {
         state.revealed = true;
         revealButton.hidden = true;
+        // The offer to show the answer is gone with its button.
+        say(feedback.textContent.replace(/ Try again, or show the answer\.$/, ''));
       }
     });
     deck.addEventListener('fragmenthidden', (event) => {
@@ -201,6 +218,13 @@ function deckKeys(root, state) {
   const engage = (on) => {
     state.engaged = on;
     show();
+    // Engaged, the keys act where the focus is: on the chosen answer (or the first), or the field,
+    // so that the arrows move between the choices at once.
+    if (on && document.activeElement === root) {
+      const target = root.querySelector('input[type=radio]:checked, input.bcq-number')
+        || root.querySelector('input[type=radio]');
+      if (target) target.focus();
+    }
   };
   root.tabIndex = 0;
   root.setAttribute('data-prevent-swipe', '');
@@ -218,7 +242,9 @@ function deckKeys(root, state) {
       if (!CLICKER_KEYS.has(event.key)) return;
       engage(false);
     }
-    if (typingIn(event.target) && event.key !== 'Escape' && !CLICKER_KEYS.has(event.key)) return;
+    const field = event.target;
+    if (typingIn(field) && event.key !== 'Escape'
+        && !deckKeyInField(event.key, field.value, field.selectionStart, field.selectionEnd, plain)) return;
     if (event.key === 'Enter' && plain) {
       event.preventDefault();
       event.stopPropagation();
