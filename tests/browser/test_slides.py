@@ -681,12 +681,14 @@ def test_formula_check_sees_a_visible_copy(browser, decks_url):
     deck = Deck(browser, url)
     try:
         index = deck.page.evaluate("""() => {
+            const plain = m => new DOMParser().parseFromString(MathJax.startup.toMML(
+              [...MathJax.startup.document.math].find(i => i.typesetRoot === m).root),
+              'text/xml').documentElement.textContent;
+            // The first formula on a slide with a symbol in it (a bare letter may be prose).
             const math = [...document.querySelectorAll('.reveal .slides mjx-container')]
-              .find(m => !m.closest('aside.notes'));
-            const item = [...MathJax.startup.document.math].find(i => i.typesetRoot === math);
+              .find(m => !m.closest('aside.notes') && /[^\\p{L}\\p{N}\\s]/u.test(plain(m)));
             const copy = document.createElement('span');
-            copy.textContent = new DOMParser().parseFromString(
-              MathJax.startup.toMML(item.root), 'text/xml').documentElement.textContent;
+            copy.textContent = plain(math);
             math.after(copy);
             return Reveal.getIndices(math.closest('section')).h; }""")
         deck.show(index)
