@@ -109,7 +109,7 @@ slides: env-build npm ## build the lecture decks, the live figures' stills and t
 # its top folder): the archive that runs with Python alone, and the whole book as one PDF.
 book: env-build assets slides ## build the website into _build/html (decks, archive, PDF included)
 	$(PYTHON) -m tools.download.archive _build/download
-	$(PYTHON) -m tools.scripts.execution_cache _build/.jupyter_cache
+	$(PYTHON) -m tools.scripts.execution_cache
 	$(PYTHON) -m tools.pdf.build _build/download/bayescomp-book.pdf
 	$(PYTHON) -m jupyter book build . -W -n --keep-going
 	@echo "Website: $(SITE)/index.html"

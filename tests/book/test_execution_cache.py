@@ -5,15 +5,28 @@ from pathlib import Path
 from tools.scripts import execution_cache
 
 
-def test_the_cache_is_kept_while_the_inputs_are_unchanged_and_cleared_when_they_change(tmp_path):
-    cache = tmp_path / ".jupyter_cache"
-    cache.mkdir()
-    (cache / "entry").write_text("outputs")
-    assert execution_cache.refresh(cache, "a") is True, "no record of the inputs: clear"
-    cache.mkdir()
-    (cache / "entry").write_text("outputs")
-    assert execution_cache.refresh(cache, "a") is False and (cache / "entry").exists()
-    assert execution_cache.refresh(cache, "b") is True and not cache.exists()
+def test_the_caches_are_kept_while_the_inputs_are_unchanged_and_cleared_when_they_change(tmp_path):
+    caches = [tmp_path / ".jupyter_cache", tmp_path / ".doctrees"]
+    stamp = tmp_path / "inputs.txt"
+
+    def fill():
+        for cache in caches:
+            cache.mkdir(exist_ok=True)
+            (cache / "entry").write_text("outputs")
+
+    fill()
+    assert execution_cache.refresh(caches, stamp, "a") is True, "no record of the inputs: clear"
+    assert not any(cache.exists() for cache in caches)
+    fill()
+    assert execution_cache.refresh(caches, stamp, "a") is False
+    assert all((cache / "entry").exists() for cache in caches)
+    assert execution_cache.refresh(caches, stamp, "b") is True
+    assert not any(cache.exists() for cache in caches)
+
+
+def test_the_website_and_the_pdf_environments_are_among_the_caches():
+    names = {cache.relative_to(execution_cache.ROOT).as_posix() for cache in execution_cache.CACHES}
+    assert names == {"_build/.jupyter_cache", "_build/.doctrees", "_build/pdf/_build/.doctrees"}
 
 
 def test_the_fingerprint_follows_the_package(monkeypatch):
