@@ -907,6 +907,37 @@ def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_p
     assert moved(after, page.evaluate(where)) != {}, "the check missed a widget growing"
 
 
+# Everything of a live figure that sticks out past its right edge (by more than a pixel).
+STICKING_OUT = """(name) => { const w = document.querySelector(`[data-widget="${name}"]`);
+  const right = w.getBoundingClientRect().right;
+  return [...w.querySelectorAll('table, td, th, canvas, .bcw-controls, .bcw-legend')]
+    .filter(e => e.getBoundingClientRect().right > right + 1)
+    .map(e => `${e.tagName.toLowerCase()} ${e.textContent.trim().slice(0, 30)}`); }"""
+
+
+@pytest.mark.parametrize("deck,name", widget_slides() or [("none", "none")])
+def test_a_live_figure_stays_inside_its_slide_whatever_it_shows(deck, name, serve, offline_page):
+    """On its slide, after every preset and a few new seeds, no table cell, plot or control of a
+    live figure runs past its right edge: with two negative means the Metropolis table once cut
+    off its last column."""
+    view, _, root = open_live_slide(serve, offline_page, deck, name)
+    page = view.page
+    preset = root.locator('[data-control="preset"]')
+    presets = preset.evaluate("e => [...e.options].map(o => o.value).filter(Boolean)") if preset.count() else []
+    outside = []
+    for chosen in [None, *presets]:
+        if chosen:
+            hook(page, name, f"set({{preset: '{chosen}'}})")
+        for turn in range(3):
+            if turn and root.locator('[data-control="new-seed"]').count():
+                root.locator('[data-control="new-seed"]').click()
+            hook(page, name, "run(1500)")
+            page.wait_for_timeout(300)             # the next frames draw the new state
+            outside += [(chosen, turn, item) for item in page.evaluate(STICKING_OUT, name)]
+    assert outside == [], f"{deck}: parts of {name} past its right edge (preset, seed, what): {outside[:5]}"
+    assert view.errors == [], view.errors
+
+
 def open_live_slide(serve, offline_page, deck, name):
     """A built deck at 1280 x 720, opened at the slide of live figure ``name`` (its address
     names it: deck.html#/live-NAME), the widget drawn: (view, slide index, widget locator)."""

@@ -4,7 +4,7 @@
 // Widget class that holds the three.
 import { StagedDiagnostics, summaryJobs } from '../engine/index.js';
 import { Widget, clampPoint, widgetKey } from './base.js';
-import { fmt } from './controls.js';
+import { fmt, fmtRhat } from './controls.js';
 
 
 /** A growable array of numbers (a chain's log tau or theta_1). */
@@ -231,7 +231,7 @@ export class ChainsWidget extends Widget {
   convergenceCells(p) {
     const { rhat_max: rhatMax, ess_min: essMin } = this.data.widgets;
     const verdict = (ok) => (ok ? 'bcw-good' : 'bcw-warn');
-    return [[fmt(p.rhat, 3), Number.isNaN(p.rhat) ? '' : verdict(p.rhat < rhatMax)],
+    return [[fmtRhat(p.rhat), Number.isNaN(p.rhat) ? '' : verdict(p.rhat < rhatMax)],
       [fmt(p.essBulk, 0), verdict(p.essBulk >= essMin)], [fmt(p.essTail, 0), verdict(p.essTail >= essMin)]];
   }
 

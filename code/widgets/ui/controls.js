@@ -211,3 +211,15 @@ export function fmt(value, digits = 3) {
   const text = value.toFixed(digits);
   return Number(text) === 0 ? (0).toFixed(digits) : text.replace('-', '−');
 }
+
+/** An R-hat for a table: three decimals near 1; above 10 only "> 10", since chains that never
+ * moved give values with fifteen digits that say nothing more and would widen the table. */
+export function fmtRhat(value) {
+  return value > 10 ? '> 10' : fmt(value, 3);
+}
+
+/** "mean ± spread" for a table; a spread of 100 or more (chains that barely moved make the MCSE
+ * explode) prints as "> 100", which says as much in fewer characters. */
+export function fmtPlusMinus(mean, spread, digits = 2) {
+  return `${fmt(mean, digits)} ± ${spread >= 100 ? '> 100' : fmt(spread, digits)}`;
+}

@@ -7,7 +7,7 @@
 import { HMCChain, RandomWalkChain, chiCdf, chiDensity, chiMoments, densityHistogram, dimensionTuning, distanceFromMode, seededSource, standardGaussianTarget } from '../engine/index.js';
 import { withPreset, widgetKey } from './base.js';
 import { ChainsWidget, Series } from './chains.js';
-import { bigReadouts, button, buttonRow, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
+import { bigReadouts, button, buttonRow, controlPanel, fmt, fmtPlusMinus, fmtRhat, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
 
 const SAMPLERS = ['rwm', 'hmc'];
@@ -178,8 +178,8 @@ export class Dimension extends ChainsWidget {
       const setting = kind === 'hmc' ? `h ${fmt(this.tuned.stepSize, 2)}, L ${this.tuned.nLeapfrog}` : `scale ${fmt(this.tuned.rwmScale, 2)}`;
       if (q.ess_per_evaluation === null) return [setting, fmt(q.accept, 2), '–', '–', '–'];
       const z = (q.mean_r - this.chi.mean) / q.mcse_r;
-      return [setting, fmt(q.accept, 2), [fmt(q.rhat, 3), q.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'],
-        fmt(q.ess_per_evaluation, 4), [`${fmt(q.mean_r, 2)} ± ${fmt(2 * q.mcse_r, 2)}`, Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
+      return [setting, fmt(q.accept, 2), [fmtRhat(q.rhat), q.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'],
+        fmt(q.ess_per_evaluation, 4), [fmtPlusMinus(q.mean_r, 2 * q.mcse_r), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
     });
     const names = ['tuning', 'acceptance', 'R-hat', 'ESS / evaluation', `mean |x| (exact ${fmt(this.chi.mean, 2)})`];
     this.table.set(['', ...SAMPLERS.map((kind) => NAMES[kind])], names.map((name, i) => [name, ...columns.map((col) => col[i])]));

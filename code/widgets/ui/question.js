@@ -134,7 +134,8 @@ export function mountQuestion(root) {
     if (!field.value.trim()) return null;
     const value = parseNumber(field.value);
     if (Number.isNaN(value)) return { invalid: true };
-    return { right: withinTolerance(value, spec.answer, spec.tolerance), shown: field.value.trim() };
+    // Shown inside a sentence that ends with a full stop: a typed final point ("4000.") goes.
+    return { right: withinTolerance(value, spec.answer, spec.tolerance), shown: field.value.trim().replace(/\.$/, '') };
   }
 
   function check() {

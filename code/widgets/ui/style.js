@@ -83,12 +83,17 @@ const CSS = `
 .reveal .bcw-big { gap: 4px; }
 .reveal .bcw-big div { padding: 2px 6px; }
 /* Tight rows on a slide: the funnel's audit table has eight of them beside the plot. */
-.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 0 3px 0 8px; line-height: 1.1; }
+/* Narrow gaps: with two negative means (the two-mode preset) the Metropolis table's last column
+   ran 14 px past the figure's edge at 8 px. */
+.reveal .bcw .bcw-readout th, .reveal .bcw .bcw-readout td { padding: 0 2px 0 5px; line-height: 1.1; }
 .reveal .bcw-footer { margin-top: 4px; gap: 4px 16px; }
 .reveal .bcw-big div { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.4em; }
 .reveal .bcw-big span { display: inline; }
 .reveal .bcw .bcw-readout th { white-space: nowrap; }
-.reveal .bcw-body, .reveal .bcw-body.bcw-wide { grid-template-columns: minmax(0, 0.84fr) minmax(0, 1.16fr); }
+/* A long row name may take two lines rather than push the numbers past the figure's edge (the
+   dimension figure at d = 100 with the rule for d = 1). */
+.reveal .bcw .bcw-readout tbody th { white-space: normal; }
+.reveal .bcw-body, .reveal .bcw-body.bcw-wide { grid-template-columns: minmax(0, 0.8fr) minmax(0, 1.2fr); }
 .reveal .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .reveal .bcw-tables { display: flex; flex-direction: column; gap: 4px; }
 .reveal .bcw-status { min-height: 1.2em; height: 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
