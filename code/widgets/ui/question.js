@@ -33,19 +33,16 @@ function typingIn(element) {
   return element && element.tagName === 'INPUT' && element.type === 'text';
 }
 
-// Characters a typed number can hold; any other printable key (b or . for a blank screen, s for
-// the speaker view) is a presenter's key even while the number field has the focus.
-const NUMBER_CHARACTER = /^[0-9.,eE+\-\u2212 ]$/;
-
 /** Whether a key pressed in the number field belongs to the deck rather than to the field: a
- * clicker's Page Down/Up, → with the caret at the end of the text and ← at its start (a clicker
- * pressed after typing, with nothing left to move over), or a letter that no number contains. */
+ * clicker's Page Down/Up, and → with the caret at the end of the text or ← at its start (a
+ * clicker pressed after typing, with nothing left to move over). Letters are typed, as in any
+ * text field: sent to the deck, "4000 draws" would open the speaker view at its s. */
 export function deckKeyInField(key, value, selectionStart, selectionEnd, plain) {
   if (CLICKER_KEYS.has(key)) return true;
-  const caretOnly = selectionStart === selectionEnd;
+  const caretOnly = plain && selectionStart === selectionEnd;
   if (key === 'ArrowRight') return caretOnly && selectionEnd === value.length;
   if (key === 'ArrowLeft') return caretOnly && selectionStart === 0;
-  return plain && key.length === 1 && !NUMBER_CHARACTER.test(key);
+  return false;
 }
 
 /** Make the question in `root` (a .bcq element written by the package) work. */
@@ -154,7 +151,8 @@ export function mountQuestion(root) {
       say(`✓ Right: ${result.shown}.`);
       reveal();
     } else {
-      say(`✗ Not ${result.shown}. Try again, or show the answer.`);
+      // Once the answer is shown there is nothing left to offer.
+      say(state.revealed ? `✗ Not ${result.shown}.` : `✗ Not ${result.shown}. Try again, or show the answer.`);
       if (!state.revealed) revealButton.hidden = false;
     }
   }
@@ -180,7 +178,7 @@ export function mountQuestion(root) {
     });
   });
 
-  if (deck) deckKeys(root, state);
+  if (deck) deckKeys(root, state, check);
   root.bcQuestion = { state: () => ({ ...state }), check, reveal };
   return root.bcQuestion;
 }
@@ -206,7 +204,7 @@ function toNotes(root, panel) {
 // On a slide the keys belong to the deck: whatever in the question has the focus (a choice just
 // clicked, a button), a clicker's keys go to reveal.js and change nothing here. Enter on the
 // focused question hands the keys to it, until Esc, the focus leaving it, or the slide changing.
-function deckKeys(root, state) {
+function deckKeys(root, state, check) {
   const line = document.createElement('p');
   line.className = 'bcq-keys';
   root.insertBefore(line, root.querySelector('.bcq-body'));
@@ -247,8 +245,18 @@ function deckKeys(root, state) {
     if (typingIn(field) && event.key !== 'Escape'
         && !deckKeyInField(event.key, field.value, field.selectionStart, field.selectionEnd, plain)) return;
     if (event.key === 'Enter' && plain) {
-      event.preventDefault();
+      // Enter does what it says where the focus is: a button presses itself, a chosen answer is
+      // checked (and lets go, so the clicker moves on), and only the question's own box hands
+      // the keys to the question.
       event.stopPropagation();
+      if (event.target.tagName === 'BUTTON') return;
+      event.preventDefault();
+      if (event.target.type === 'radio') {
+        event.target.checked = true;
+        check();
+        event.target.blur();
+        return;
+      }
       engage(true);
       return;
     }
