@@ -7,7 +7,7 @@
 import { MetropolisChain, chol2, scale2, rankSummary, rankSummaryJobs, seededSource } from '../engine/index.js';
 import { clampPoint, withPreset } from './base.js';
 import { ChainsWidget } from './chains.js';
-import { buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
+import { buttonRow, button, controlPanel, fmt, fmtPlusMinus, legend, select, slider, tableReadout } from './controls.js';
 import { Plot } from './plot.js';
 import { TARGET_OPTIONS, paintTarget, targets } from './targets.js';
 
@@ -165,7 +165,7 @@ export class Metropolis extends ChainsWidget {
       if (!d) return [`θ${'₀₁'[a]}`, '–', '–', '–', '–', fmt(t.grid.mean[a], 3), '–'];
       const p = d.params[a];
       const z = (p.mean - t.grid.mean[a]) / p.mcse;
-      return [`θ${'₀₁'[a]}`, ...this.convergenceCells(p), `${fmt(p.mean, 3)} ± ${fmt(2 * p.mcse, 3)}`,
+      return [`θ${'₀₁'[a]}`, ...this.convergenceCells(p), fmtPlusMinus(p.mean, 2 * p.mcse, 3),
         fmt(t.grid.mean[a], 3), [fmt(z, 1), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
     });
     this.table.set(['', ...this.convergenceNames(Boolean(this.deck)), 'mean ± 2 MCSE', 'grid', 'error / MCSE'], rows);
