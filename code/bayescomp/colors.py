@@ -17,3 +17,7 @@ METHOD_COLORS = {
 }
 # The order of matplotlib's colour cycle; yellow goes last: it is the hardest to see on white.
 CYCLE = ("orange", "sky", "green", "blue", "vermillion", "purple", "yellow")
+# The chains of a trace, rank or scatter plot, in the figures and the live figures alike: four
+# colours far apart in hue and lightness (sky and blue, neighbours in the cycle, were taken for
+# one chain on a projector).
+CHAIN_COLORS = tuple(PALETTE[k] for k in ("orange", "blue", "green", "purple"))

@@ -17,14 +17,14 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
-from .colors import CYCLE, METHOD_COLORS, PALETTE
+from .colors import CHAIN_COLORS, CYCLE, METHOD_COLORS, PALETTE
 from .hierarchical_reference import log_tau_theta_density
 
 #: With ``BAYESCOMP_FIGURES=deck`` in the environment (the deck builder sets it when it re-runs
 #: a chapter for its slides), :func:`setup_figures` draws figures for a projector.
 DECK_ENV = "BAYESCOMP_FIGURES"
 #: The largest figure (width, height in inches) a slide shows at its natural size: 864 x 442 px
-#: of the 960 x 700 canvas (96 px per 72 pt), below a title and a few lines. Deck figures are
+#: of the 1120 x 700 canvas (96 px per 72 pt), below a title and a few lines. Deck figures are
 #: resized into it when shown.
 DECK_BOX = (9.0, 4.6)
 #: The least height of a deck figure (inches): a wide, short figure grows to it.
@@ -143,10 +143,15 @@ def plot_covariance_ellipse(ax, mean, cov, n_sd=2.0, **kwargs):
     return ax
 
 
+def chain_color(chain):
+    """The colour of chain ``chain`` (counted from 0) in every chain plot, figures and widgets."""
+    return CHAIN_COLORS[chain % len(CHAIN_COLORS)]
+
+
 def plot_traces(ax, draws, param, label=None):
     """Trace of one parameter for every chain; ``draws`` has shape (chain, draw, param)."""
     for chain, series in enumerate(np.asarray(draws)[:, :, param]):
-        ax.plot(series, linewidth=0.8, alpha=0.9, label=f"chain {chain + 1}")
+        ax.plot(series, linewidth=0.8, alpha=0.9, label=f"chain {chain + 1}", color=chain_color(chain))
     ax.set_xlabel("iteration (after warm-up)")
     ax.set_ylabel(label or f"parameter {param}")
     return ax
@@ -241,7 +246,8 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
         counts, _ = np.histogram(chain_ranks, bins=edges)
         # stairs draws every bin, the last one included, from its left edge to its right edge;
         # with no baseline, no vertical stroke down to zero at either end.
-        ax.stairs(counts, edges, baseline=None, linewidth=1.0, label=f"chain {chain + 1}")
+        ax.stairs(counts, edges, baseline=None, linewidth=1.0, label=f"chain {chain + 1}",
+                  color=chain_color(chain))
     ax.axhline(expected, color=METHOD_COLORS["grid"], linewidth=0.8, linestyle=":",
                label="uniform")
     ax.set_xlabel(f"rank of {label}" if label else "rank among all draws")

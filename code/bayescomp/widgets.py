@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .colors import METHOD_COLORS, PALETTE
+from .colors import CHAIN_COLORS, METHOD_COLORS, PALETTE
 from .diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
 from .gaussian import isotropic_mixture_target
 from .hierarchical import hierarchical_data, to_noncentred
@@ -249,7 +249,7 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
     dict
         ``names`` (the widgets, :data:`WIDGETS`), ``data`` (features ``x``, labels ``y``),
         ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``,
-        ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), and ``palette`` / ``method_colors`` (the figures' Okabe-Ito colours, :mod:`bayescomp.colors`).
+        ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), and ``palette`` / ``method_colors`` / ``chain_colors`` (the figures' Okabe-Ito colours, :mod:`bayescomp.colors`).
     """
     data, _ = lecture_problem(settings)
     return {
@@ -263,6 +263,7 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         "dimension": dimension_data(dimension),
         "palette": dict(PALETTE),
         "method_colors": dict(METHOD_COLORS),
+        "chain_colors": list(CHAIN_COLORS),
     }
 
 

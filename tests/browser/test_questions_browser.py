@@ -391,7 +391,7 @@ def test_a_question_on_a_slide(mini_deck, offline_page, executed):
 
 
 def test_question_text_is_readable_from_the_back(mini_deck, offline_page):
-    """Every text of a question on a slide is at least 28 px of the 960 x 700 canvas."""
+    """Every text of a question on a slide is at least 28 px of the 1120 x 700 canvas."""
     view, page = open_deck(offline_page, mini_deck, "deck.html#/1")
     page.keyboard.press("ArrowRight")
     sizes = page.evaluate("""() => [...document.querySelectorAll('.present .bcq *')]

@@ -45,7 +45,9 @@ CONTROLS = {
                    "new-seed", "canvas"],
     "laplace-vi": ["target", "family", "lr", "samples", "play", "step", "reset", "canvas"],
     "dimension": ["d", "tuning", "preset", "play", "step-once", "reset", "new-seed", "canvas"],
-    "funnel": ["sampler", "form", "step", "leapfrog", "scale", "preset", "play", "step-once",
+    # HMC's settings while HMC runs, then Metropolis's once the sampler is switched to it: the
+    # other sampler's settings are greyed out (test_the_funnel_greys_out_the_other_samplers_settings).
+    "funnel": ["step", "leapfrog", "sampler", "scale", "form", "preset", "play", "step-once",
                "reset", "new-seed", "canvas", "exact-starts"],
 }
 SCRIPTS = (widgets.DATA_NAME, widgets.BUNDLE_NAME)
@@ -487,6 +489,25 @@ def test_funnel_presets_show_the_chapters_failures(site, offline_page):
     assert view.errors == [], view.errors
 
 
+def test_the_funnel_greys_out_the_other_samplers_settings(site, offline_page):
+    """A lecturer moved the Metropolis scale while HMC ran and saw nothing change: only the
+    chosen sampler's settings can be operated, from the start and after every switch."""
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/funnel.html", "funnel")
+
+    def usable():
+        return {c: not root.locator(f'[data-control="{c}"]').is_disabled()
+                for c in ("step", "leapfrog", "scale")}
+
+    assert usable() == {"step": True, "leapfrog": True, "scale": False}
+    root.locator('[data-control="sampler"]').select_option("metropolis")
+    assert usable() == {"step": False, "leapfrog": False, "scale": True}
+    hook(page, "funnel", "set({preset: 'centred-neck'})")
+    assert usable() == {"step": True, "leapfrog": True, "scale": False}
+    assert view.errors == [], view.errors
+
+
 def test_funnel_places_a_start_where_clicked(site, offline_page):
     view = offline_page(site)
     page = view.page
@@ -780,6 +801,10 @@ def touch(page, root, control):
         root.focus()
         return root
     target = root.locator(f'[data-control="{control}"]')
+    if target.is_disabled():
+        # The funnel greys out the other sampler's settings: switch samplers to use one.
+        touch(page, root, "sampler")
+        assert not target.is_disabled(), f"{control} stays greyed out under either sampler"
     kind = target.evaluate("e => e.tagName.toLowerCase()")
     if kind == "select":
         values = target.evaluate("e => [...e.options].map(o => o.value).filter(v => v && v !== e.value)")

@@ -31,7 +31,11 @@ from .metadata import has_teaching_notes, is_teaching_notes, slide_type
 
 HERE = Path(__file__).resolve().parent
 MODULES = ROOT / "tools" / "npm" / "node_modules"
-# Sizes on the 960 x 700 canvas, for the back of a hall: body text and code 28 px (4 % of the
+# The slide canvas, 16:10: reveal.js scales it to fit the screen, so on a 16:9 or a 16:10
+# projector the canvas's 700 px fill the height and text is as large as it can be there, with
+# the width a live figure's tables need (a 4:3 canvas left a fifth of a 16:9 screen blank).
+CANVAS = (1120, 700)
+# Sizes on that canvas, for the back of a hall: body text and code 28 px (4 % of the
 # height), titles and the kicker line in proportion; no text smaller than that (a <small> is
 # set apart by its colour). Figures are drawn for the slides (tools/slides/figures.py) and
 # shown at least at their natural size, where their text is 20 px or more. The reveal.js
@@ -175,6 +179,7 @@ def exporter():
     config.SlidesExporter.reveal_theme = "white"
     config.SlidesExporter.reveal_transition = "none"
     config.SlidesExporter.reveal_number = "c/t"  # "5/17" on every slide and handout page
+    config.SlidesExporter.reveal_width, config.SlidesExporter.reveal_height = map(str, CANVAS)
     config.SlidesExporter.require_js_url = "vendor/require.js"
     config.SlidesExporter.jquery_url = "vendor/jquery.min.js"
     config.SlidesExporter.mathjax_url = "vendor/mathjax/tex-svg-full.js"

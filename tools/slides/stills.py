@@ -2,7 +2,7 @@
 
 A live figure needs JavaScript; paper does not run it, and RISE (JupyterLab's live slides)
 cannot load Jupyter widgets. So each widget is drawn once, as on its slide (the deck's sizes,
-960 px wide) and in the state a lecture shows (the book's Metropolis run, the VI fit), by
+a slide wide) and in the state a lecture shows (the book's Metropolis run, the VI fit), by
 headless chromium from a page that loads the widgets' bundle and data, and saved as a PNG:
 
 - ``_build/widgets/stills/<name>.png``, with ``links.json``: for each widget, its deck, the id
@@ -32,12 +32,13 @@ from bayescomp.widgets import BUNDLE_NAME, DATA_NAME, STILLS
 
 from .. import toc
 from ..toc import CHAPTERS, ROOT
-from .build import deck_file
+from .build import CANVAS, deck_file
 from .figures import files_hash
 from .handouts import CHROMIUM, FLAGS
 
 PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
-WIDTH, HEIGHT = 940, 640   # the widget's box on a slide (960 x 700 canvas less the margins)
+# The widget's box on a slide: the canvas less the margins.
+WIDTH, HEIGHT = CANVAS[0] - 20, CANVAS[1] - 60
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>still</title>

@@ -64,6 +64,11 @@ export function slider(panel, { label, min, max, value, step = null, log = false
       input.value = toPosition(current);
       show();
     },
+    /** Grey the slider out while it has no effect (the other sampler's setting). */
+    enable(on) {
+      input.disabled = !on;
+      for (const el of [labelEl, output]) el.classList.toggle('bcw-off', !on);
+    },
   };
 }
 
@@ -84,8 +89,7 @@ export function select(panel, { label, options, value, onChange, name }) {
   }
   el.value = value;
   el.addEventListener('change', () => onChange(el.value));
-  const spacer = document.createElement('span');
-  panel.append(labelEl, el, spacer);
+  panel.append(labelEl, el); // a drop-down has no readout: it spans that column too (style.js)
   return {
     el,
     get value() {

@@ -76,6 +76,7 @@ export class Funnel extends ChainsWidget {
       scale: slider(panel, { name: 'scale', label: 'Metropolis scale', min: s.rwm_scale_range[0], max: s.rwm_scale_range[1], value: this.scale, log: true, steps: 200, format: (v) => `${fmt(v, 2)} ×`, onInput: (v) => this.set({ scale: v }) }),
       preset: select(panel, { name: 'preset', label: 'preset', options: PRESETS, value: '', onChange: (v) => v && this.set({ preset: v }) }),
     };
+    this.greySamplerSettings();
     const row = buttonRow(panel);
     this.playButton = button(row, { name: 'play', label: 'Play', toggle: true, onClick: () => (this.playing ? this.pause() : this.play()) });
     button(row, { name: 'step-once', label: 'Step', title: 'One iteration of every chain', onClick: () => this.run(1) });
@@ -83,7 +84,8 @@ export class Funnel extends ChainsWidget {
     button(row, { name: 'exact-starts', label: 'Exact starts', title: 'Start from the chapter’s four exact draws', onClick: () => this.set({ starts: null }) });
     button(row, { name: 'new-seed', label: 'New seed', onClick: () => this.set({ seed: this.seed + 10 }) });
 
-    this.big = bigReadouts(right, [['iterations', 'iterations'], ['accept', 'acceptance'], ['divergent', 'divergent, kept']]);
+    // On a slide, under the legend, where the plots leave room: the audit table then fits beside them.
+    this.big = bigReadouts(this.deck ? left : right, [['iterations', 'iterations'], ['accept', 'acceptance'], ['divergent', 'divergent, kept']]);
     this.table = tableReadout(right, 'The audit against the exact posterior');
     this.reset();
     this.start();
@@ -262,11 +264,6 @@ export class Funnel extends ChainsWidget {
 
   // --- drawing -------------------------------------------------------------------------------
 
-  chainColors() {
-    const pal = this.theme.palette;
-    return [pal.orange, pal.sky, pal.green, pal.blue];
-  }
-
   exactGrid() {
     if (!this.grid) {
       const [lo, hi] = this.s.theta_range;
@@ -291,7 +288,7 @@ export class Funnel extends ChainsWidget {
     const p = this.plot;
     if (!p.width || !this.chains) return;
     const th = this.theme;
-    const colors = this.chainColors();
+    const colors = this.theme.chains;
     this.paintTarget();
     p.clip();
     this.dots.paint((c) => this.theta[c].length, (c) => this.theta[c].values, (c) => this.logTau[c].values, colors.slice(0, this.chains.length));
@@ -401,9 +398,17 @@ export class Funnel extends ChainsWidget {
     c.step.set(this.stepSize);
     c.leapfrog.set(this.nLeapfrog);
     c.scale.set(this.scale);
+    this.greySamplerSettings();
     if (!params.preset) c.preset.set('');
     this.stillSteps = this.runLength;
     this.restart(next);
+  }
+
+  /** Only the chosen sampler's settings act: grey the others out rather than ignore them silently. */
+  greySamplerSettings() {
+    const c = this.controls;
+    const hmc = this.sampler === 'hmc';
+    for (const [control, on] of [[c.step, hmc], [c.leapfrog, hmc], [c.scale, !hmc]]) control.enable(on);
   }
 
   /** run(k): k more iterations of every chain, at once. */

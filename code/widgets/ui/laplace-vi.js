@@ -32,7 +32,7 @@ export class LaplaceVI extends Widget {
 
     const left = this.column();
     const right = this.column();
-    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 420, deck: { aspect: 0.72, maxHeight: 260 }, focusable: true, label: 'The variational Gaussian’s 2-sd ellipse moving over the target’s contours, with the Laplace ellipse. Focus and use the arrow keys to move the start.' }));
+    this.plot = this.addPlot(new Plot(left, { aspect: 0.8, maxHeight: 420, deck: { aspect: 0.72, maxHeight: 236 }, focusable: true, label: 'The variational Gaussian’s 2-sd ellipse moving over the target’s contours, with the Laplace ellipse. Focus and use the arrow keys to move the start.' }));
     this.legend = legend(left, []);
     const panel = controlPanel(left);
     this.controls = {

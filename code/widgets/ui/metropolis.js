@@ -44,7 +44,7 @@ export class Metropolis extends ChainsWidget {
 
     const left = this.column();
     const right = this.column();
-    this.chainPlot(new Plot(left, { aspect: 0.8, maxHeight: 400, deck: { aspect: 0.62, maxHeight: 260 }, focusable: true, label: 'The chains’ walk on the target’s contours. Click to place a start; with the keyboard, move the cursor with the arrow keys and press Enter.' }), {
+    this.chainPlot(new Plot(left, { aspect: 0.8, maxHeight: 400, deck: { aspect: 0.62, maxHeight: 224 }, focusable: true, label: 'The chains’ walk on the target’s contours. Click to place a start; with the keyboard, move the cursor with the arrow keys and press Enter.' }), {
       box: () => this.targets[this.target].bounds,
       origin: () => this.targets[this.target].grid.mean,
       place: (point) => this.addStart(point),
@@ -186,18 +186,13 @@ export class Metropolis extends ChainsWidget {
 
   // --- drawing -------------------------------------------------------------------------------
 
-  chainColors() {
-    const pal = this.theme.palette;
-    return [pal.orange, pal.sky, pal.green, pal.blue];
-  }
-
   draw() {
     const p = this.plot;
     if (!p.width || !this.chains) return;
     const th = this.theme;
     const c = th.colors;
     const t = this.targets[this.target];
-    const colors = this.chainColors();
+    const colors = this.theme.chains;
     paintTarget(p, t, th);
     p.clip();
     const chains = this.chains;
@@ -232,7 +227,7 @@ export class Metropolis extends ChainsWidget {
 
   drawTraces() {
     const th = this.theme;
-    const colors = this.chainColors();
+    const colors = this.theme.chains;
     const t = this.targets[this.target];
     const n = Math.max(this.steps, 10);
     this.traces.forEach((p, a) => {

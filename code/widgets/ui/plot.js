@@ -6,9 +6,9 @@ import { contours } from 'd3-contour';
 import { ellipsePoints } from '../engine/linalg.js';
 
 const FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-// Text painted on a plot, in CSS px: 12 on a page; 20 on a slide, the smallest figure text the
-// back of a hall can read (the plot's margins grow with it).
-const FONT_PX = { page: 12, deck: 20 };
+// Text painted on a plot, in CSS px: 12 on a page; 22 on a slide, the size of the figure's
+// other text there, above the 20 px the back of a hall needs (the plot's margins grow with it).
+const FONT_PX = { page: 12, deck: 22 };
 
 /**
  * How many screen pixels one CSS pixel of `element` covers. In a reveal.js deck that is
@@ -140,6 +140,21 @@ export class Plot {
     this.ctx.restore();
   }
 
+  /**
+   * At most `count` ticks on x whose labels, as painted, keep a font size's gap between them
+   * (the rough count above cannot know that "1400" is wider than "0.5").
+   */
+  xTicks(count) {
+    const gapPx = this.fontPx;
+    for (let n = count; ; n -= 1) {
+      const ts = ticks(this.xDomain[0], this.xDomain[1], n);
+      if (n <= 2 || ts.length < 2) return ts;
+      const apart = Math.abs(this.x(ts[1]) - this.x(ts[0]));
+      const widest = Math.max(...ts.map((t) => this.ctx.measureText(formatTick(t)).width));
+      if (widest + gapPx <= apart) return ts;
+    }
+  }
+
   get font() {
     return `${this.fontPx}px ${FAMILY}`;
   }
@@ -160,7 +175,7 @@ export class Plot {
     ctx.strokeRect(left + 0.5, top + 0.5, right - left - 1, bottom - top - 1);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (const t of ticks(this.xDomain[0], this.xDomain[1], xCount)) {
+    for (const t of this.xTicks(xCount)) {
       const px = Math.round(this.x(t)) + 0.5;
       if (gridLines) this.gridLine(theme, px, top, px, bottom);
       ctx.beginPath();

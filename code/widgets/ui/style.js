@@ -26,8 +26,10 @@ const CSS = `
   align-items: center; background: var(--bcw-panel); border-radius: 6px; padding: 0.5rem; }
 .bcw-controls label { font-size: 0.9em; white-space: nowrap; }
 .bcw-controls output { font-variant-numeric: tabular-nums; font-size: 0.9em; min-width: 4.5em; text-align: right; }
+.bcw-off { color: var(--bcw-muted); }
 .bcw-controls input[type=range] { width: 100%; accent-color: var(--bcw-accent); margin: 0; min-height: 1.6em; }
-.bcw-controls select { width: 100%; font: inherit; font-size: 0.9em; color: var(--bcw-ink); background: var(--bcw-ground);
+/* A drop-down takes the readout's column as well, so its longest option shows in full. */
+.bcw-controls select { grid-column: span 2; width: 100%; font: inherit; font-size: 0.9em; color: var(--bcw-ink); background: var(--bcw-ground);
   border: 1px solid var(--bcw-line); border-radius: 4px; padding: 0.15em 0.3em; }
 .bcw-buttons { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.4rem; }
 .bcw button { font: inherit; font-size: 0.9em; color: var(--bcw-ink); background: var(--bcw-ground); cursor: pointer;
@@ -65,10 +67,10 @@ const CSS = `
 .bcw-legend i.bcw-dash { border-top-style: dashed; }
 .bcw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .bcw-error { color: #b04a00; font-weight: 600; }
-/* On a slide: every text at least 20 px of the 960 x 700 canvas (the figure text a back row
-   reads); hierarchy by weight and colour, not by size. */
-.reveal .bcw { font-size: 20px; line-height: 1.2; margin: 0 auto; width: 100%; padding: 4px 6px; border: 0; }
-.reveal .bcw * { font-size: 20px !important; }
+/* On a slide: every text 22 px of the 700 px tall canvas, above the 20 px a back row needs of
+   figure text (a lecturer reads the numbers out); hierarchy by weight and colour, not by size. */
+.reveal .bcw { font-size: 22px; line-height: 1.2; margin: 0 auto; width: 100%; padding: 4px 6px; border: 0; }
+.reveal .bcw * { font-size: 22px !important; }
 .reveal .bcw-head { display: none; }
 .reveal .bcw table { margin: 0; }
 .reveal .bcw-body { gap: 8px; }

@@ -21,7 +21,7 @@ export function currentTheme(data) {
     colors[name] = value.toLowerCase() === '#000000' ? base.ink : value;
   }
   const palette = { ...data.palette, black: base.ink };
-  return { ...base, dark: isDark(), colors, palette };
+  return { ...base, dark: isDark(), colors, palette, chains: data.chain_colors };
 }
 
 const listeners = new Set();
