@@ -489,6 +489,27 @@ def test_funnel_presets_show_the_chapters_failures(site, offline_page):
     assert view.errors == [], view.errors
 
 
+def test_every_proposal_works_on_every_target(site, offline_page):
+    """Each proposal family after each preset, as a lecture's notes run them (the defensive
+    mixture after the two-mode preset once failed to draw): no error, on screen or in the page,
+    and the readout is the new proposal's."""
+    view = offline_page(site)
+    page = view.page
+    root = open_widget(page, f"{site}/importance-sampling.html", "importance-sampling")
+    presets = root.locator('[data-control="preset"]').evaluate(
+        "e => [...e.options].map(o => o.value).filter(Boolean)")
+    families = root.locator('[data-control="family"]').evaluate("e => [...e.options].map(o => o.value)")
+    for preset in presets:
+        for family in families:
+            root.locator('[data-control="preset"]').select_option(preset)
+            root.locator('[data-control="family"]').select_option(family)
+            page.wait_for_timeout(50)
+            status = root.locator(".bcw-status")
+            assert "bcw-error" not in (status.get_attribute("class") or ""), (preset, family, status.inner_text())
+            assert readout(page, "importance-sampling")["family"] == family, (preset, family)
+    assert view.errors == [], view.errors
+
+
 def test_the_funnel_greys_out_the_other_samplers_settings(site, offline_page):
     """A lecturer moved the Metropolis scale while HMC ran and saw nothing change: only the
     chosen sampler's settings can be operated, from the start and after every switch."""

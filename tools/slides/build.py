@@ -65,6 +65,9 @@ DECK_CSS = """
 .reveal .jp-RenderedSVG img { max-width: 100%; height: auto; display: block; margin: 6px auto 0; }
 /* On paper (the handouts, ?print-pdf, or a browser's print) a live figure is its still image
    (tools/slides/stills.py), drawn in the state a lecture shows. */
+/* A live figure fills its slide to the corners: reveal.js's arrows go to the top right there,
+   above the figure, rather than over the numbers of its bottom right. */
+.reveal-viewport.live-figure .reveal .controls { top: 80px; bottom: auto; } /* its arrows: 12-48 px */
 .reveal .bcw-still { display: none; max-width: 100%; height: auto; margin: 0 auto; }
 html.print-pdf .reveal .bcw-still { display: block; }
 html.print-pdf .reveal [data-widget] { display: none !important; }

@@ -271,15 +271,20 @@ export class Widget {
 
   say(text) {
     this.status.textContent = text;
+    this.status.classList.remove('bcw-error');
   }
 
-  /** Run `fn`, showing an engine error in the status line instead of breaking the page. */
+  /**
+   * Run `fn`, showing an error in the status line instead of breaking the page; the error is
+   * also reported as uncaught (the console shows it, and the browser tests fail on it).
+   */
   guard(fn) {
     try {
       return fn();
     } catch (error) {
       this.say(`Error: ${error.message}`);
       this.status.classList.add('bcw-error');
+      if (typeof reportError === 'function') reportError(error);
       return undefined;
     }
   }

@@ -27,7 +27,9 @@ export class ImportanceSampling extends Widget {
     });
     const w = data.widgets;
     this.targets = targets(data);
-    this.seed = 1;
+    this.firstSeed = 1;
+    this.status.classList.add('bcw-status-2'); // its warnings (k-hat, ESS) follow the run's line
+    this.seed = this.firstSeed;
     this.applyPreset('laplace', false);
 
     const left = this.column();
@@ -70,7 +72,9 @@ export class ImportanceSampling extends Widget {
     };
     const preset = presets[name];
     if (!preset) throw new Error(`unknown preset "${name}"; known: ${Object.keys(presets).join(', ')}`);
-    Object.assign(this, { target: preset.target, family: preset.family, centre: [...preset.centre], scale: [...preset.scale], draws: preset.draws });
+    // A preset also restores the first seed: it shows what the chapter and the notes describe,
+    // whatever draws came before.
+    Object.assign(this, { target: preset.target, family: preset.family, centre: [...preset.centre], scale: [...preset.scale], draws: preset.draws, seed: this.firstSeed });
     if (recompute) this.update({}, true);
   }
 
@@ -161,8 +165,9 @@ export class ImportanceSampling extends Widget {
       }
     }
     ctx.restore();
+    // A defensive mixture has no one covariance: draw its main part's, and the fallback's below.
     const prop = this.proposal();
-    p.ellipse(this.centre, prop.cov, { color: c.proposal, width: 2.5, dash: [8, 5] });
+    p.ellipse(this.centre, (prop.main || prop).cov, { color: c.proposal, width: 2.5, dash: [8, 5] });
     if (this.family === 'defensive') p.ellipse(t.fallback.mean, t.fallback.cov, { color: c.proposal, width: 1.5, dash: [2, 4] });
     p.marker(t.grid.mean[0], t.grid.mean[1], { shape: 'plus', size: 9, color: c.grid, width: 3 });
     p.marker(r.mean[0], r.mean[1], { shape: 'cross', size: 7, color: c.importance, width: 3 });

@@ -60,7 +60,7 @@ export class Metropolis extends ChainsWidget {
     this.controls = {
       target: select(panel, { name: 'target', label: 'target', options: TARGET_OPTIONS, value: this.target, onChange: (v) => this.set({ target: v }) }),
       scale: slider(panel, { name: 'scale', label: 'proposal scale', min: w.mcmc_scale_range[0], max: w.mcmc_scale_range[1], value: this.scale, log: true, steps: 400, format: (v) => `${fmt(v, 2)} ×`, onInput: (v) => this.set({ scale: v }) }),
-      speed: slider(panel, { name: 'speed', label: 'steps per frame', min: w.mcmc_speed_range[0], max: w.mcmc_speed_range[1], value: this.speed, log: true, steps: 100, format: (v) => String(Math.round(v)), onInput: (v) => { this.speed = Math.round(v); this.changed(); } }),
+      speed: slider(panel, { name: 'speed', label: 'steps/frame', min: w.mcmc_speed_range[0], max: w.mcmc_speed_range[1], value: this.speed, log: true, steps: 100, format: (v) => String(Math.round(v)), onInput: (v) => { this.speed = Math.round(v); this.changed(); } }),
       preset: select(panel, { name: 'preset', label: 'preset', options: PRESETS, value: '', onChange: (v) => v && this.set({ preset: v }) }),
     };
     const row = buttonRow(panel);

@@ -48,6 +48,7 @@ export class Plot {
     this.fixedHeight = height;
     this.minHeight = minHeight;
     this.maxHeight = maxHeight;
+    this.onSlide = onSlide;
     this.fontPx = onSlide ? FONT_PX.deck : FONT_PX.page;
     const grow = this.fontPx / FONT_PX.page;
     // (room on the right for half the last tick label)
@@ -169,7 +170,8 @@ export class Plot {
     yCount = Math.max(2, Math.min(yCount, Math.floor((bottom - top) / (this.fontPx * 1.6))));
     ctx.save();
     ctx.font = this.font;
-    ctx.fillStyle = theme.muted;
+    // Tick labels in the ink colour on a slide, where a projector washes out grey.
+    ctx.fillStyle = this.onSlide ? theme.ink : theme.muted;
     ctx.strokeStyle = theme.muted;
     ctx.lineWidth = 1;
     ctx.strokeRect(left + 0.5, top + 0.5, right - left - 1, bottom - top - 1);

@@ -99,6 +99,9 @@ const CSS = `
 .reveal .bcw-body.bcw-funnel { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .reveal .bcw-tables { display: flex; flex-direction: column; gap: 4px; }
 .reveal .bcw-status { min-height: 1.2em; height: 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+/* A figure whose status line carries its warnings has room for two lines of it on its slide. */
+.reveal .bcw-status.bcw-status-2 { height: 2.4em; white-space: normal; display: -webkit-box;
+  -webkit-line-clamp: 2; -webkit-box-orient: vertical; }
 .bcw-keys { display: none; }
 .reveal .bcw-keys { display: block; margin: 0 0 4px; padding: 0 6px; border-radius: 4px;
   line-height: 1.3; height: 1.3em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;

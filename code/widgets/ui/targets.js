@@ -52,7 +52,10 @@ export const TARGET_OPTIONS = [['book', 'book posterior'], ['two-modes', 'two mo
 
 /** The target's exact density and contours with the axes, drawn once and then reused. */
 export function paintTarget(plot, target, theme) {
-  plot.setDomain(target.bounds[0], target.bounds[1]);
+  // A margin of 3 % round the grid's box: a marker on its edge (the lecture's start at
+  // (-2, 0)) shows whole, not cut by the frame.
+  const [x, y] = target.bounds.map(([lo, hi]) => [lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo)]);
+  plot.setDomain(x, y);
   plot.cached(`${target.name}|${theme.dark}`, () => {
     plot.clear(theme);
     plot.density(target.grid, theme, { levels: SD_LEVELS, color: theme.colors.target });
