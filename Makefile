@@ -39,14 +39,13 @@ NPM_DIR := tools/npm
 # nbval re-executes the chapters. tests/skips.py turns any unexplained skip into a failure.
 PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips -p tests.xdist_groups \
           --durations=25
-# pytest-xdist: the tests run in parallel in groups (tests/xdist_groups.py): a test file, a
+# pytest-xdist: the tests run in parallel in units of work (tests/xdist_groups.py): a test file, a
 # chapter under nbval (its cells in order in one kernel) or one deck of the deck checks per
-# group, so a file's fixtures (chromium, a JupyterLab server) start once per worker and the
-# decks spread over the workers. One worker per core: four on two cores ran slower (chromium's
-# rendering is CPU-bound). `make test PYTEST_WORKERS=0` runs them serially. --durations lists
-# the slowest tests.
+# unit, so a file's fixtures (chromium, a JupyterLab server) start once per worker and the
+# decks spread over the workers. One worker per core. `make test PYTEST_WORKERS=0` runs them
+# serially. --durations lists the slowest tests.
 PYTEST_WORKERS ?= 2
-PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadgroup)
+PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope)
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser

@@ -1,35 +1,42 @@
 """A pytest plugin that `make test` loads (``pytest -p tests.xdist_groups``): which tests share a
-worker under pytest-xdist's ``--dist loadgroup``.
+worker under pytest-xdist (``--dist loadscope``).
 
 Most tests are cheap once their file's fixtures are up (a chromium, a web server, a JupyterLab
-server, all per worker), so by default a test file is one group and runs on one worker, as
-under ``--dist loadfile``; so is a chapter under nbval, whose cells must run in order in one
-kernel. A file whose tests are parametrized by a fixture that is set up once per value and is
-slow (``DECK_PARAMS``: a deck, opened and every slide inspected) is split into one group per
-value, so that its decks spread over the workers instead of queueing on one.
+server, all per worker), so a test file is one unit of work and runs on one worker, as under
+``--dist loadfile``; so is a chapter under nbval, whose cells must run in order in one kernel.
+A file whose tests are parametrized by a slow fixture set up once per value (``BY_PARAM``: the
+deck checks, which open a deck and inspect every slide) is split into one unit per value, so
+that its decks spread over the workers instead of queueing on one.
+
+xdist's own ``--dist loadgroup`` (an ``xdist_group`` mark per test) would say the same, but
+xdist 3.8 writes the group into ``item._nodeid``, which pytest 9 no longer reads back: every test
+then became a unit of its own, and each deck was inspected again for each of its tests. So this
+plugin gives xdist a scheduler of its own, xdist's ``loadscope`` with these units.
 """
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
-#: (test file, parameter): a group per value of that parameter.
-DECK_PARAMS = {
-    ("tests/browser/test_slides.py", "deck"),
-}
+#: Test files split into one unit of work per parameter value (the test id's ``[...]``).
+BY_PARAM = {"tests/browser/test_slides.py"}
 
 
-def group_of(item):
-    """The xdist group of one collected test."""
-    path = item.nodeid.split("::", 1)[0]
-    callspec = getattr(item, "callspec", None)
-    for param in sorted(callspec.params) if callspec else ():
-        if (path, param) in DECK_PARAMS:
-            # Not "...]": xdist reads a group from a test id's last "@" only when no "]"
-            # follows it (xdist/scheduler/loadgroup.py), else the test is a group of its own.
-            return f"{path}::{param}={callspec.params[param]}"
+def unit_of(nodeid):
+    """The unit of work (a string) that the test ``nodeid`` belongs to."""
+    path, _, rest = nodeid.partition("::")
+    if path in BY_PARAM and rest.endswith("]") and "[" in rest:
+        return f"{path}::{rest[rest.index('[') + 1:-1]}"
     return path
 
 
+class UnitScheduling(LoadScopeScheduling):
+    """xdist's loadscope, with :func:`unit_of` as the scope of a test."""
+
+    def _split_scope(self, nodeid):
+        return unit_of(nodeid)
+
+
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if not any(m.name == "xdist_group" for m in item.iter_markers()):
-            item.add_marker(pytest.mark.xdist_group(group_of(item)))
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadscope":
+        return UnitScheduling(config, log)
+    return None

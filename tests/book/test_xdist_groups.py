@@ -1,32 +1,27 @@
-"""The test run's groups (tests/xdist_groups.py) as pytest-xdist's loadgroup scheduler reads them.
+"""The test run's units of work (tests/xdist_groups.py) as pytest-xdist schedules them.
 
-A group name that xdist cannot read back makes every test a group of its own: a deck's
-inspection (a module-scoped fixture) then runs again for each of its tests, and `make test`
-took twice as long before this was caught.
+When the units were wrong, every test was a unit of its own: a deck's inspection (a
+module-scoped fixture) ran again for each of its tests, and `make test` took more than twice as
+long. xdist's ``loadgroup`` did exactly that under pytest 9, which is why the plugin has a
+scheduler of its own.
 """
-from types import SimpleNamespace
-
-from xdist.scheduler.loadgroup import LoadGroupScheduling
-
-from tests.xdist_groups import group_of
+from tests.xdist_groups import UnitScheduling, unit_of
 
 
-def scheduled_scope(nodeid, group):
-    """The unit of work xdist makes of a test id that carries ``group``."""
-    return LoadGroupScheduling._split_scope(None, f"{nodeid}@{group}")
+def scheduled_unit(nodeid):
+    return UnitScheduling._split_scope(None, nodeid)
 
 
-def test_a_deck_check_is_grouped_by_its_deck():
-    nodeid = "tests/browser/test_slides.py::test_figures[03_mcmc]"
-    item = SimpleNamespace(nodeid=nodeid, callspec=SimpleNamespace(params={"deck": "03_mcmc"}))
-    group = group_of(item)
-    assert "03_mcmc" in group
-    assert scheduled_scope(nodeid, group) == group
+def test_a_deck_check_is_a_unit_with_its_deck():
+    one = "tests/browser/test_slides.py::test_figures[03_mcmc]"
+    other = "tests/browser/test_slides.py::test_deck_runs_offline[03_mcmc]"
+    assert scheduled_unit(one) == scheduled_unit(other) == unit_of(one)
+    assert scheduled_unit(one) != scheduled_unit("tests/browser/test_slides.py::test_figures[01_target]")
 
 
-def test_other_tests_are_grouped_by_their_file():
-    nodeid = "tests/browser/test_widgets_browser.py::test_clicker[03_mcmc.html-metropolis]"
-    item = SimpleNamespace(nodeid=nodeid, callspec=SimpleNamespace(params={"name": "metropolis"}))
-    assert scheduled_scope(nodeid, group_of(item)) == "tests/browser/test_widgets_browser.py"
-    cell = SimpleNamespace(nodeid="chapters/03_mcmc.ipynb::Cell 4")
-    assert scheduled_scope(cell.nodeid, group_of(cell)) == "chapters/03_mcmc.ipynb"
+def test_other_tests_are_units_by_file_and_a_chapter_by_chapter():
+    unit = "tests/browser/test_widgets_browser.py"
+    assert scheduled_unit(f"{unit}::test_clicker[03_mcmc.html-metropolis]") == unit
+    assert scheduled_unit(f"{unit}::test_every_control[funnel-mouse]") == unit
+    assert scheduled_unit("chapters/03_mcmc.ipynb::Cell 4") == "chapters/03_mcmc.ipynb"
+    assert scheduled_unit("chapters/03_mcmc.ipynb::Cell 5") == "chapters/03_mcmc.ipynb"

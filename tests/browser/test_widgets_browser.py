@@ -945,10 +945,11 @@ def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_p
     assert moved(before, after) == {}, \
         f"{deck}: the slide moved when {name}'s statistics appeared: {moved(before, after)}"
     # Negative control: a status that takes a second line is seen.
-    # (a second line: the status's height and its one-line rule both lifted)
+    # (a second line: the status's height and its line limit, one or two lines, all lifted)
     page.evaluate(f"""Object.assign(document.querySelector('[data-widget="{name}"] .bcw-status').style,
-                                     {{height: 'auto', whiteSpace: 'normal'}})""")
-    hook(page, name, "widget.say('a status long enough to need two lines ' .repeat(6))")
+                                     {{height: 'auto', whiteSpace: 'normal', display: 'block',
+                                       webkitLineClamp: 'none'}})""")
+    hook(page, name, "widget.say('a status long enough to need more lines ' .repeat(12))")
     page.evaluate("Reveal.layout()")
     assert moved(after, page.evaluate(where)) != {}, "the check missed a widget growing"
 
