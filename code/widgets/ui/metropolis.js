@@ -18,7 +18,7 @@ const PRESETS = [
   ['book', 'the book’s run'],
   ['tiny', 'tiny steps'],
   ['huge', 'huge steps'],
-  ['two-modes', 'two modes, bad starts'],
+  ['two-modes', 'two modes'],
 ];
 
 export class Metropolis extends ChainsWidget {
