@@ -37,9 +37,9 @@ NPM_DIR := tools/npm
 
 # Every test lives under tests/ (see tests/__init__.py); the parts below are its folders, and
 # nbval re-executes the chapters. tests/skips.py turns any unexplained skip into a failure.
-PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips -p tests.xdist_groups \
+PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips -p tests.xdist_units \
           --durations=25
-# pytest-xdist: the tests run in parallel in units of work (tests/xdist_groups.py): a test file, a
+# pytest-xdist: the tests run in parallel in units of work (tests/xdist_units.py): a test file, a
 # chapter under nbval (its cells in order in one kernel) or one deck of the deck checks per
 # unit, so a file's fixtures (chromium, a JupyterLab server) start once per worker and the
 # decks spread over the workers. One worker per core. `make test PYTEST_WORKERS=0` runs them

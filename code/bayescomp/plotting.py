@@ -144,8 +144,17 @@ def plot_covariance_ellipse(ax, mean, cov, n_sd=2.0, **kwargs):
 
 
 def chain_color(chain):
-    """The colour of chain ``chain`` (counted from 0) in every chain plot, figures and widgets."""
-    return CHAIN_COLORS[chain % len(CHAIN_COLORS)]
+    """The colour of chain ``chain`` (counted from 0) in every chain plot, figures and widgets.
+
+    There are four (:data:`bayescomp.colors.CHAIN_COLORS`), as many as the book runs chains: a
+    fifth chain would have to repeat one, and two chains in one colour read as one, so it is
+    an error rather than a silent repeat.
+    """
+    if isinstance(chain, bool) or not isinstance(chain, (int, np.integer)) \
+            or not 0 <= chain < len(CHAIN_COLORS):
+        raise ValueError(f"chain must be an integer from 0 to {len(CHAIN_COLORS) - 1} (one of "
+                         f"the {len(CHAIN_COLORS)} chain colours), got {chain!r}")
+    return CHAIN_COLORS[chain]
 
 
 def plot_traces(ax, draws, param, label=None):

@@ -28,6 +28,15 @@ CLASS_ARGS = ["--disable-renderer-backgrounding", "--disable-background-timer-th
 # JupyterLab's own cell toolbar trips over jupyterlab-myst's Markdown cells (test_download.py).
 KNOWN_PAGE_ERROR = "_markdownOverlapsToolbar"
 
+# anywidget 0.11's JupyterLab extension gives a widget's model a fixed 2 s (AbortSignal.timeout
+# (2000) in its Runtime) to load the widget's module, and reports this when the page is slower.
+# Here ten students' pages share the hub's two cores with every server and kernel of the class,
+# which a student's own browser does not. The view does not wait on that timer: it draws when the
+# module arrives. Only messages from the kernel to the figure after that are lost, and the
+# chapters send none. So a student whose page reports it is counted apart (``slow_starts``), and
+# the class check requires their figure to draw and to run, like everyone's.
+ANYWIDGET_SLOW_START = "[anywidget] Failed to initialize model."
+
 
 class Student:
     """One student: a login on the hub and a page in a browser context of their own."""
@@ -37,13 +46,17 @@ class Student:
         self.view = OfflinePage(browser, hub.url)
         self.page = self.view.page
         self.errors = []
+        self.slow_starts = []  # anywidget's 2 s model timer ran out (ANYWIDGET_SLOW_START)
         self.page.on("pageerror", self._page_error)
         self.marks = {}
         self.doing = None      # (the browser call in progress, since when): named if it hangs
 
     def _page_error(self, error):
-        if KNOWN_PAGE_ERROR not in (error.stack or ""):
-            self.errors.append(error.stack or str(error))
+        text = error.stack or str(error)
+        if ANYWIDGET_SLOW_START in text:
+            self.slow_starts.append(text)
+        elif KNOWN_PAGE_ERROR not in text:
+            self.errors.append(text)
 
     def mark(self, name):
         self.marks[name] = time.monotonic()

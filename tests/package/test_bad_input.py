@@ -146,3 +146,20 @@ def test_full_rank_vi_checks_n_average(target):
     with pytest.raises(ValueError, match=r"n_average must be an integer in \[0, n_steps\]"):
         bc.full_rank_vi(target.log_density, target.grad_log_density, [0, 0], np.eye(2), 5,
                         RNG(0), n_average=6)
+
+
+@pytest.mark.parametrize("chain", [-1, 4, 1.0, True, "0"])
+def test_a_chain_colour_exists_for_four_chains_only(chain):
+    """Four chain colours: a fifth chain (or a chain that is not a count) is refused, not given
+    chain 1's colour again."""
+    from bayescomp.plotting import chain_color
+
+    with pytest.raises(ValueError, match=r"chain must be an integer from 0 to 3"):
+        chain_color(chain)
+
+
+def test_each_of_four_chains_has_its_own_colour():
+    from bayescomp.plotting import chain_color
+
+    assert len({chain_color(c) for c in range(4)}) == 4
+    assert chain_color(np.int64(2)) == chain_color(2)

@@ -1,11 +1,11 @@
-"""The test run's units of work (tests/xdist_groups.py) as pytest-xdist schedules them.
+"""The test run's units of work (tests/xdist_units.py) as pytest-xdist schedules them.
 
 When the units were wrong, every test was a unit of its own: a deck's inspection (a
 module-scoped fixture) ran again for each of its tests, and `make test` took more than twice as
 long. xdist's ``loadgroup`` did exactly that under pytest 9, which is why the plugin has a
 scheduler of its own.
 """
-from tests.xdist_groups import UnitScheduling, unit_of
+from tests.xdist_units import UnitScheduling, unit_of
 
 
 def scheduled_unit(nodeid):

@@ -1,4 +1,4 @@
-"""A pytest plugin that `make test` loads (``pytest -p tests.xdist_groups``): which tests share a
+"""A pytest plugin that `make test` loads (``pytest -p tests.xdist_units``): which tests share a
 worker under pytest-xdist (``--dist loadscope``).
 
 Most tests are cheap once their file's fixtures are up (a chromium, a web server, a JupyterLab
