@@ -194,6 +194,21 @@ def reveal_by_keyboard(page, root):
     assert answer_shown(root, True) and state(page, root)["revealed"]
 
 
+def reveal_after_a_wrong_attempt(page, root, spec):
+    """On a fresh question of either kind: a wrong attempt, then "Show the answer" by the mouse."""
+    assert not answer_visible(root) and not root.locator(".bcq-reveal").is_visible()
+    if spec["kind"] == "choice":
+        choice_label(root, (spec["answer"] + 1) % len(spec["choices"])).click()
+        root.locator(".bcq-check").click()
+    else:
+        root.locator("input.bcq-number").fill(str(spec["answer"] + 3 * spec["tolerance"]))
+        root.locator(".bcq-check").click()
+    assert feedback(root).startswith("✗") and not answer_visible(root)
+    root.locator(".bcq-reveal").click()
+    assert answer_shown(root, True) and state(page, root)["revealed"]
+    assert not state(page, root)["correct"]
+
+
 def axe_violations(page, context="document"):
     page.add_script_tag(path=str(AXE))
     return page.evaluate(f"""async () => (await axe.run({context})).violations.map(
@@ -537,7 +552,8 @@ def test_a_stored_question_in_jupyterlab_hides_its_answer(lab_url, offline_page)
 
 def test_a_trusted_stored_chapter_checks_answers_in_jupyterlab(lab_url, lab_env, offline_page):
     """A chapter as stored, trusted as `make lab` trusts it (`jupyter trust`): JupyterLab runs
-    its outputs' scripts, so a question checks an attempt before the chapter has run."""
+    its outputs' scripts, so a question checks an attempt before the chapter has run, and
+    shows its answer on request after a wrong one."""
     name = WITH_QUESTIONS[0]
     folder = ROOT / "_build" / "trusted-lab"
     folder.mkdir(parents=True, exist_ok=True)
@@ -552,10 +568,16 @@ def test_a_trusted_stored_chapter_checks_answers_in_jupyterlab(lab_url, lab_env,
                            ".some(e => e.bcQuestion)", timeout=60_000)
     root = page.locator(".jp-OutputArea .bcq").first
     root.scroll_into_view_if_needed()
-    spec = specs(nbformat.read(copy, as_version=4))[0]
+    first, second = specs(nbformat.read(copy, as_version=4))[:2]
     assert "Run this cell" not in root.inner_text()
-    if spec["kind"] == "choice":
-        drive_choice(page, root, spec)
+    if first["kind"] == "choice":
+        drive_choice(page, root, first)
     else:
-        drive_number(page, root, spec)
+        drive_number(page, root, first)
+    # The chapter's next question: a wrong attempt, then the reveal.
+    page.wait_for_function("() => { const q = document.querySelectorAll('.jp-OutputArea .bcq');"
+                           " return q.length > 1 && q[1].bcQuestion; }", timeout=60_000)
+    root = page.locator(".jp-OutputArea .bcq").nth(1)
+    root.scroll_into_view_if_needed()
+    reveal_after_a_wrong_attempt(page, root, second)
     assert view.external == [], view.external

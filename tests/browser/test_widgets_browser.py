@@ -622,23 +622,37 @@ def test_axe_finds_no_violation(name, site, offline_page):
 
 # --- links, dark mode, motion ---------------------------------------------------------------------
 
-def test_copy_link_reproduces_the_state(site, browser):
+# A state away from each figure's defaults, for the copy-link check.
+LINKED_STATES = {
+    "importance-sampling": "{family: 'student-t', centre: [-0.1, 1.2], scale: [0.5, 0.4], draws: 700, seed: 5}",
+    "funnel": "{sampler: 'metropolis', form: 'non-centred', scale: 0.8, seed: 7, starts: [[0, -3]]}",
+    "dimension": "{d: 50, tuning: 'd1', seed: 9, radius: 6}",
+}
+
+
+@pytest.mark.parametrize("name", LINKED_STATES)
+@pytest.mark.parametrize("how", ["mouse", "keyboard"])
+def test_copy_link_reproduces_the_state(name, how, site, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
     page = context.new_page()
     try:
-        root = open_widget(page, f"{site}/importance-sampling.html", "importance-sampling")
-        hook(page, "importance-sampling",
-             "set({family: 'student-t', centre: [-0.1, 1.2], scale: [0.5, 0.4], draws: 700, seed: 5})")
-        state = comparable(readout(page, "importance-sampling"))
-        root.locator('[data-control="copy-link"]').click()
+        root = open_widget(page, f"{site}/{name}.html", name)
+        hook(page, name, f"set({LINKED_STATES[name]})")
+        state = comparable(readout(page, name))
+        button = root.locator('[data-control="copy-link"]')
+        if how == "mouse":
+            button.click()
+        else:
+            button.focus()
+            page.keyboard.press("Enter")
         page.wait_for_timeout(200)
         link = page.evaluate("navigator.clipboard.readText()")
-        assert link.startswith(f"{site}/importance-sampling.html#importance-sampling?")
+        assert link.startswith(f"{site}/{name}.html#{name}?")
         assert page.evaluate("location.href") == link
         other = context.new_page()
-        open_widget(other, link, "importance-sampling")
-        assert comparable(readout(other, "importance-sampling")) == state
+        open_widget(other, link, name)
+        assert comparable(readout(other, name)) == state
     finally:
         context.close()
 

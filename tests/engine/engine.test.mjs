@@ -472,6 +472,11 @@ for (const form of ['centred', 'non-centred']) {
   });
 }
 
+test('the centred replays include a chain that moves and diverges in the neck, as the widget\'s do', () => {
+  const moving = schools.forms.centred.hmc.filter((run) => run.accept_rate > 0.5 && run.divergent.some(Boolean));
+  assert.ok(moving.length > 0, 'no centred HMC replay both accepts most proposals and diverges');
+});
+
 for (const form of ['centred', 'non-centred']) {
   test(`${form} eight schools: the funnel widget's random walk replays the package's chain`, () => {
     const run = schools.forms[form].rwm;
@@ -552,6 +557,13 @@ test('chi_d distribution function: the exact recursions from erf and exp', () =>
 });
 
 dimension.replays.forEach((run) => {
+  test(`N(0, I_${run.d}): log density (up to its constant) and gradient equal the package's`, () => {
+    const target = E.standardGaussianTarget(run.d);
+    const shown = run.points.map((p) => target.logDensity(p));
+    close(shown.map((v) => v - shown[0]), run.log_density.map((v) => v - run.log_density[0]), 'log density');
+    close(run.points.map((p) => Array.from(target.grad(p))), run.grad, 'gradient');
+  });
+
   test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
     const target = E.standardGaussianTarget(run.d);
     const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
@@ -561,8 +573,16 @@ dimension.replays.forEach((run) => {
     assert.deepEqual(accepted, run.rwm_accepted, 'accept decisions');
     close(walk.draws.map((x) => Array.from(x)), run.rwm_draws, 'random-walk draws');
     const h = run.hmc;
-    const chain = E.hmcChain(target, h.start, { stepSize: h.step_size, nLeapfrog: h.n_leapfrog,
-      mass: h.mass }, h.n_steps, E.replaySource({ normals: h.normals, uniforms: h.uniforms }));
+    const hmcRng = E.replaySource({ normals: h.normals, uniforms: h.uniforms });
+    const chain = new E.HMCChain(target, h.start, { stepSize: h.step_size, nLeapfrog: h.n_leapfrog,
+      mass: h.mass }, hmcRng);
+    for (let t = 0; t < h.n_steps; t += 1) {
+      const { path } = chain.step();
+      // The trajectory itself, leapfrog step by leapfrog step, for the first iterations.
+      if (t < h.paths.length) close(path.map((q) => Array.from(q)), h.paths[t], `HMC trajectory ${t}`);
+    }
+    assert.deepEqual(hmcRng.used(), { normals: h.normals.length, uniforms: h.uniforms.length });
+    assert.deepEqual(chain.divergent, h.divergent, 'HMC divergence flags');
     close(chain.draws.map((x) => Array.from(x)), h.draws, 'HMC draws');
     close(chain.energies, h.energies, 'HMC energies');
     close(chain.acceptRate(), h.accept_rate, 'HMC acceptance rate');

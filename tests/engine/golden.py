@@ -179,8 +179,10 @@ def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
 
 
 def hierarchical_case():
-    """Eight schools: densities and gradients of both forms, and HMC replays on each (one with a
-    step large enough to diverge in the centred funnel)."""
+    """Eight schools: densities and gradients of both forms, and HMC replays on each: one with a
+    step large enough to diverge in the centred funnel (and then barely move), and one that
+    moves (seed 92: 71% accepted in the centred form) and still diverges 8 times in its neck,
+    as the widget's chains do."""
     data = bc.hierarchical_data()
     reference = bc.hierarchical_reference(data)
     centred_points = bc.exact_draws(data, reference, 60, np.random.default_rng(3))
@@ -196,7 +198,7 @@ def hierarchical_case():
             "points": points, "log_density": target.log_density(points),
             "grad": target.grad_log_density(points),
             "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
-                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91))],
+                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91), (0.2, 10, 92))],
             "rwm": walk_replay(target, start, 2.38 / np.sqrt(target.dim) * sd, 2000, 80)}
     # The funnel widget's exact picture: the joint density of (theta_1, log tau) at its nodes.
     shown = widgets.funnel_data()["reference"]
@@ -245,7 +247,12 @@ def dimension_case():
             uniforms.append(rng.random())
         hmc = hmc_replay(target, start, np.ones(d), tuning["step_size"], tuning["n_leapfrog"],
                          200, seed)
-        replays.append({"d": d, "start": start, "tuning": tuning, "normals": np.ravel(normals),
+        # The target itself, at a few points: the package's log density is normalized and the
+        # engine's is not, so the replay compares each point's difference from the first.
+        points = np.random.default_rng(seed + 200).standard_normal((5, d)) * 1.5
+        replays.append({"d": d, "points": points, "log_density": target.log_density(points),
+                        "grad": target.grad_log_density(points),
+                        "start": start, "tuning": tuning, "normals": np.ravel(normals),
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
     return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,

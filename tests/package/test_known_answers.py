@@ -36,6 +36,24 @@ def test_log_density_broadcasts_over_leading_axes():
     assert target.grad_log_density(batch).shape == (3, 5, 2)
 
 
+@pytest.mark.parametrize("n_obs, shape", [(80, (2 * 26_214 + 123,)), (1280, (130, 130))])
+def test_many_points_are_evaluated_in_blocks_with_the_same_values(n_obs, shape):
+    """More points than a block holds (bayescomp.problem.ELEMENTS_PER_BLOCK numbers): the same
+    values, point for point, as a hundred at a time, the last partial block included, in the
+    points' own shape (draws, or a grid)."""
+    from bayescomp.problem import ELEMENTS_PER_BLOCK
+    from bayescomp.lecture import LectureSettings
+
+    _, target = lecture_problem(LectureSettings()._replace(n_obs=n_obs))
+    points = np.random.default_rng(1).normal(size=(*shape, 2))
+    assert points.size // 2 > ELEMENTS_PER_BLOCK // n_obs, "the case must span several blocks"
+    flat = points.reshape(-1, 2)
+    pieces = np.concatenate([target.log_density(flat[i:i + 100]) for i in range(0, len(flat), 100)])
+    together = target.log_density(points)
+    assert together.shape == shape
+    np.testing.assert_array_equal(together.ravel(), pieces)
+
+
 def test_gradient_is_zero_at_map(lecture):
     assert np.linalg.norm(lecture.target.grad_log_density(lecture.laplace.mean)) < 1e-10
 
