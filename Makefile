@@ -49,8 +49,9 @@ PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist load
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
-# The course's hub (a real JupyterHub, ten simulated students): `make hub`, on its own; neither
-# `make test` nor CI runs it (about 15 minutes on two cores; README, "Teaching a class").
+# The course's hub (a real JupyterHub, ten simulated students; README, "Teaching a class"): the
+# last part of `make test`, after the rest and on its own, since its ten students load both cores
+# (about 6 minutes); `make hub` runs only it.
 HUB_TESTS := tests/hub
 
 .PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
@@ -125,9 +126,10 @@ lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-test: env-test slides ## run every test (after `make book`), except the hub's (make hub)
+test: env-test slides ## run every test (after `make book`): the suite, then the course's hub
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(PARALLEL) tests --ignore=$(HUB_TESTS) $(NBVAL)
+	$(PYTEST) $(HUB_TESTS)
 
 unit: env-test ## the package, the widgets' engine and the stored chapters (no browser)
 	$(PYTEST) $(PARALLEL) $(UNIT_TESTS)

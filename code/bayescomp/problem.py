@@ -17,6 +17,23 @@ from ._checks import as_finite_array, positive_float, positive_int
 ELEMENTS_PER_BLOCK = 2**21
 
 
+def in_blocks(function, dim, n_obs):
+    """``function`` of points ``(..., dim)``, evaluated a block of points at a time when there are
+    many, so that no (points, ``n_obs``) temporary holds more than :data:`ELEMENTS_PER_BLOCK`
+    numbers. Each point's value is computed on its own either way, so the values are the same."""
+    rows = max(1, ELEMENTS_PER_BLOCK // n_obs)
+
+    def blocked(theta):
+        theta = np.asarray(theta, dtype=float)
+        if theta.size // dim <= rows:
+            return function(theta)
+        flat = theta.reshape(-1, dim)
+        values = [function(flat[start:start + rows]) for start in range(0, len(flat), rows)]
+        return np.concatenate(values).reshape(theta.shape[:-1])
+
+    return blocked
+
+
 class LogisticData(NamedTuple):
     """A simulated logistic-regression data set.
 
@@ -151,12 +168,6 @@ def logistic_posterior(data, prior_var=4.0):
     # Samplers call these two in their inner loops, so they do not re-validate theta.
     def log_density(theta):
         theta = np.asarray(theta, dtype=float)
-        rows = max(1, ELEMENTS_PER_BLOCK // len(y))
-        if theta.size // dim > rows:
-            # In blocks (ELEMENTS_PER_BLOCK): each point's value is computed alone either way.
-            flat = theta.reshape(-1, dim)
-            values = [log_density(flat[start:start + rows]) for start in range(0, len(flat), rows)]
-            return np.concatenate(values).reshape(theta.shape[:-1])
         eta = theta @ design.T
         log_lik = np.sum(y * eta - np.logaddexp(0.0, eta), axis=-1)
         return log_lik - np.sum(theta**2, axis=-1) / (2 * tau2)
@@ -171,4 +182,5 @@ def logistic_posterior(data, prior_var=4.0):
         p = sigmoid(design @ theta)
         return (design.T * (p * (1 - p))) @ design + np.eye(dim) / tau2
 
-    return Target(log_density, grad_log_density, neg_hessian, dim)
+    # A grid or half a million draws at once: in blocks, to bound the (points, n) temporaries.
+    return Target(in_blocks(log_density, dim, len(y)), grad_log_density, neg_hessian, dim)
