@@ -209,6 +209,16 @@ def reveal_after_a_wrong_attempt(page, root, spec):
     assert not state(page, root)["correct"]
 
 
+def contrast(colour, background):
+    """WCAG 2 contrast ratio of two opaque CSS rgb() colours."""
+    def luminance(css):
+        channels = [int(v) / 255 for v in css[css.index("(") + 1:-1].split(",")[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    lighter, darker = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
 def axe_violations(page, context="document"):
     page.add_script_tag(path=str(AXE))
     return page.evaluate(f"""async () => (await axe.run({context})).violations.map(
@@ -243,10 +253,23 @@ def test_questions_on_a_page(mini_site, offline_page, executed):
     assert view.external == [] and view.failed == [] and view.errors == []
 
 
-def test_no_axe_violation_on_a_page(mini_site, offline_page):
-    """axe on the questions (the theme's own violations elsewhere on the page, a search button
-    whose label differs from its text and a sidebar outside a landmark, are not the questions')."""
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_axe_violation_on_a_page(theme, mini_site, offline_page):
+    """axe on the questions, in the theme's light and dark mode (the theme's own violations
+    elsewhere on the page, a search button whose label differs from its text and a sidebar
+    outside a landmark, are not the questions'). A question draws in its output's text colour
+    (currentColor); in dark mode the theme sets HTML outputs on a light panel with dark text,
+    and the question follows it, at least 4.5:1 against the background it sits on."""
     view, page = open_page(offline_page, mini_site, "asked.html")
+    page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+    page.wait_for_timeout(300)                   # the theme's colour transition
+    text, border, background = page.evaluate("""() => { const q = document.querySelector('.bcq');
+        let e = q, bg = 'rgba(0, 0, 0, 0)';
+        while (e && (bg = getComputedStyle(e).backgroundColor) === 'rgba(0, 0, 0, 0)') e = e.parentElement;
+        const style = getComputedStyle(q);
+        return [style.color, style.borderTopColor, bg]; }""")
+    assert text == border, (text, border)
+    assert contrast(text, background) >= 4.5, (theme, text, background)
     assert axe_violations(page, "'.bcq'") == []
     root = page.locator(".bcq").first
     choice_label(root, 0).click()

@@ -580,16 +580,12 @@ def test_dimension_draws_match_the_exact_chi(site, offline_page):
     hook(page, "dimension", "set({preset: 'untuned100'})")
     stuck = hook(page, "dimension", "run(300)")
     assert stuck["rwm"]["accept"] < 0.01 and stuck["hmc"]["accept"] < 0.05, stuck
-    # A sampler whose chains never moved has no ESS or MCSE (the formula's M·N would read as
-    # perfect): the readout says so and the table shows n/a, never a number.
-    table = page.locator('[data-widget="dimension"] table').inner_text()
+    # Chains that barely move from their exact starts have about one effective draw each: R-hat
+    # flags them and the ESS per evaluation is near 0. (The engine's textbook ESS, which looks
+    # at each chain alone, gave HMC here 1.0000 per evaluation, a perfect score.)
     for kind in ("rwm", "hmc"):
         q = stuck[kind]
-        assert q["moved"] == (q["accept"] > 0), (kind, q)
-        if not q["moved"]:
-            assert q["ess_per_evaluation"] is None and q["mcse_r"] is None, (kind, q)
-    if not (stuck["rwm"]["moved"] and stuck["hmc"]["moved"]):
-        assert "n/a" in table, table
+        assert q["rhat"] > SETTINGS.rhat_max and q["ess_per_evaluation"] < 0.01, (kind, q)
     assert view.errors == [], view.errors
 
 

@@ -472,7 +472,7 @@ for (const form of ['centred', 'non-centred']) {
   });
 }
 
-test('the centred replays include a chain that moves and diverges in the neck, as the widget\'s do', () => {
+test('the centred replays include a chain that moves and diverges, as the widget\'s do', () => {
   const moving = schools.forms.centred.hmc.filter((run) => run.accept_rate > 0.5 && run.divergent.some(Boolean));
   assert.ok(moving.length > 0, 'no centred HMC replay both accepts most proposals and diverges');
 });

@@ -181,7 +181,7 @@ def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
 def hierarchical_case():
     """Eight schools: densities and gradients of both forms, and HMC replays on each: one with a
     step large enough to diverge in the centred funnel (and then barely move), and one that
-    moves (seed 92: 71% accepted in the centred form) and still diverges 8 times in its neck,
+    moves (seed 92: 71% accepted in the centred form) and still diverges 8 times,
     as the widget's chains do."""
     data = bc.hierarchical_data()
     reference = bc.hierarchical_reference(data)

@@ -14,7 +14,8 @@ What it measures, on the demo page opened from file:// (bundle built fresh by es
 - VI: frames per second and work per frame while Adam runs;
 - the funnel: time per update while the step-size and leapfrog sliders are dragged (each
   restarts the four chains), and a whole centred HMC run of 2,000 iterations at the default
-  speed (frames per second, work per frame, diagnostics refreshed per second);
+  speed (frames per second, work per frame, diagnostics refreshed per second); then the
+  Metropolis scale dragged, and five seconds of the random walk on the centred form;
 - the dimension widget: time per update while d is dragged from 1 to 100 and back, and five
   seconds of both samplers at d = 100 (frames per second, work per frame, diagnostics).
 """
@@ -189,6 +190,11 @@ def run(out_path=DEFAULT_OUT):
                                       "'[data-widget=\"funnel\"]').bcWidget.readout();"
                                       " return !r.playing && r.steps >= 2000; }")}
 
+        # Its random walk: dragging the scale, then five seconds of the walk on the centred form.
+        page.evaluate("document.querySelector('[data-widget=\"funnel\"]').bcWidget.set({sampler: 'metropolis', form: 'centred', starts: null})")
+        scale = page.evaluate(DRAG, ["funnel", "scale", list(range(100, 200, 3)) + list(range(200, 0, -4)), True])
+        result["funnel_walk"] = {"scale_drag": summary(scale["times"]), **animate(page, "funnel", 5000)}
+
         # The dimension widget: dragging d, then both samplers at d = 100 for five seconds.
         page.locator('[data-widget="dimension"]').scroll_into_view_if_needed()
         stops = len(widgets.DimensionSettings().d_values)
@@ -205,7 +211,7 @@ def run(out_path=DEFAULT_OUT):
 
 def markdown(r):
     e, m, v, i = r["explorer"], r["metropolis"], r["vi"], r["importance"]
-    f, dm = r["funnel"], r["dimension"]
+    f, fw, dm = r["funnel"], r["funnel_walk"], r["dimension"]
     rows = [
         ("Bundle, minified (gzipped), without data", f"{r['bundle_bytes'] / 1024:.1f} KB ({r['bundle_gzip_bytes'] / 1024:.1f} KB)", "≤ 200 KB"),
         ("Explorer, dragging the prior sd (likelihood cached while the grid box holds)", f"{e['prior_sd_drag']['median_ms']:.1f} ms median, {e['prior_sd_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
@@ -219,6 +225,9 @@ def markdown(r):
         ("Funnel, dragging the step size / the leapfrog steps (each restarts four chains)", f"{f['step_drag']['median_ms']:.1f} / {f['leapfrog_drag']['median_ms']:.1f} ms median, {max(f['step_drag']['p95_ms'], f['leapfrog_drag']['p95_ms']):.1f} ms p95", "≤ 50 ms median"),
         ("Funnel, centred HMC (4 iterations × 10 leapfrog steps per chain per frame), a whole 2,000-iteration run", f"{f['fps']:.1f} fps; work per frame {f['work_median_ms']:.1f} ms median, {f['work_p95_ms']:.1f} ms p95", "60 fps"),
         ("Funnel, diagnostics refreshed", f"{f['diagnostics_per_second']:.1f} per second (longest gap {f['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
+        ("Funnel, dragging the Metropolis scale (each restarts four chains)", f"{fw['scale_drag']['median_ms']:.1f} ms median, {fw['scale_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
+        ("Funnel, random-walk Metropolis on the centred form, five seconds", f"{fw['fps']:.1f} fps; work per frame {fw['work_median_ms']:.1f} ms median, {fw['work_p95_ms']:.1f} ms p95", "60 fps"),
+        ("Funnel, Metropolis diagnostics refreshed", f"{fw['diagnostics_per_second']:.1f} per second (longest gap {fw['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),
         ("Dimension, dragging d over its stops from 1 to 100 and back (each restarts eight chains)", f"{dm['d_drag']['median_ms']:.1f} ms median, {dm['d_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),
         ("Dimension, both samplers at d = 100 (8 HMC iterations and 24 walk steps per chain per frame)", f"{dm['fps']:.1f} fps; work per frame {dm['work_median_ms']:.1f} ms median, {dm['work_p95_ms']:.1f} ms p95", "60 fps"),
         ("Dimension, diagnostics refreshed", f"{dm['diagnostics_per_second']:.1f} per second (longest gap {dm['diagnostics_longest_gap_ms']:.0f} ms)", "≥ 4 per second"),

@@ -2,8 +2,8 @@
 // for d from 1 to 100, each tuned by the chapter's rule, four chains each from exact draws, on
 // the same budget of evaluations. Readouts, with the chapter's production diagnostics:
 // acceptance, rank-normalized R-hat and ESS per evaluation (the smaller of bulk and tail ESS, of
-// x_1 and of the distance from the mode); the typical set as the histogram of the draws' distance from
-// the mode against the exact chi_d density, with a radius you move: the exact share of the
+// x_1 and of the distance from the mode); the typical set as the histogram of the draws'
+// distance from the mode against the exact chi_d density, with a radius you move: the exact share of the
 // mass within it against the draws'.
 import { HMCChain, RandomWalkChain, rankSummaryJobs, chiCdf, chiDensity, chiMoments, densityHistogram, dimensionTuning, distanceFromMode, seededSource, standardGaussianTarget } from '../engine/index.js';
 import { withPreset, widgetKey } from './base.js';
@@ -21,8 +21,7 @@ export class Dimension extends ChainsWidget {
     super(root, data, {
       ...options,
       // The production diagnostics, as chapter 6 quotes them (4 parameters x 6 jobs, spread
-      // over frames within a 4 ms budget). Unlike the textbook ESS, they see chains that sit
-      // apart: a sampler that barely moves gets an ESS near the number of chains, not M·N.
+      // over frames within a 4 ms budget).
       diagnostics: { jobsOf: rankSummaryJobs, budget: 4 },
       title: 'What each dimension costs: Metropolis and HMC on N(0, I_d), live',
       hint: 'Move d, then Play. Both samplers get the same number of evaluations. Drag on the histogram (or use the arrow keys) to move the radius.',
@@ -167,20 +166,15 @@ export class Dimension extends ChainsWidget {
     const chains = this.chains[kind];
     const accept = chains.reduce((t, c) => t + c.acceptRate(), 0) / chains.length;
     const d = this.diagnostics;
-    if (!d) return { accept, moved: null, ess_x1: null, ess_r: null, ess_per_evaluation: null, mean_r: null, mcse_r: null };
+    if (!d) return { accept, ess_x1: null, ess_r: null, ess_per_evaluation: null, mean_r: null, mcse_r: null };
     const [x1, r] = [d.params[2 * k], d.params[2 * k + 1]];
     const evaluations = this.evaluations(d.steps) * chains.length;
-    // Chains that never accepted a move have no within-chain variance, so R-hat, ESS and MCSE
-    // are undefined: the ESS formula (the package's and ArviZ's) returns M·N for constant
-    // chains, which would read as a perfect sampler, or rounding noise. Such a sampler reports
-    // moved: false and no ESS or MCSE. (Counted, not tested on the variance, which rounding
-    // leaves slightly above 0.)
-    const moved = accept > 0;
     // The ESS the chapter quotes: the smaller of bulk and tail, for the worse parameter.
     const [essX1, essR] = [Math.min(x1.essBulk, x1.essTail), Math.min(r.essBulk, r.essTail)];
-    return { accept, moved, ess_x1: moved ? essX1 : null, ess_r: moved ? essR : null,
-      ess_per_evaluation: moved ? Math.min(essX1, essR) / evaluations : null,
-      mean_r: r.mean, mcse_r: moved ? r.mcse : null, rhat: Math.max(x1.rhat, r.rhat) };
+    // Unlike the textbook ESS, which looks at each chain's autocorrelation alone, these see
+    // chains that sit apart: chains stuck at their exact starts get about one draw each.
+    return { accept, ess_x1: essX1, ess_r: essR, ess_per_evaluation: Math.min(essX1, essR) / evaluations,
+      mean_r: r.mean, mcse_r: r.mcse, rhat: Math.max(x1.rhat, r.rhat) };
   }
 
   showReadouts() {
@@ -189,11 +183,9 @@ export class Dimension extends ChainsWidget {
     const columns = SAMPLERS.map((kind, k) => {
       const q = this.samplerReadout(kind, k);
       const setting = kind === 'hmc' ? `h ${fmt(this.tuned.stepSize, 2)}, L ${this.tuned.nLeapfrog}` : `scale ${fmt(this.tuned.rwmScale, 2)}`;
-      if (q.moved === null) return [setting, fmt(q.accept, 2), '–', '–', '–'];
-      const rhat = [Number.isNaN(q.rhat) ? 'n/a' : fmtRhat(q.rhat), q.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'];
-      if (!q.moved) return [setting, fmt(q.accept, 2), rhat, 'n/a', [`${fmt(q.mean_r, 2)} ± n/a`, 'bcw-warn']];
+      if (q.ess_per_evaluation === null) return [setting, fmt(q.accept, 2), '–', '–', '–'];
       const z = (q.mean_r - this.chi.mean) / q.mcse_r;
-      return [setting, fmt(q.accept, 2), rhat,
+      return [setting, fmt(q.accept, 2), [fmtRhat(q.rhat), q.rhat < rhatMax ? 'bcw-good' : 'bcw-warn'],
         fmt(q.ess_per_evaluation, 4), [fmtPlusMinus(q.mean_r, 2 * q.mcse_r), Math.abs(z) <= errorMax ? 'bcw-good' : 'bcw-warn']];
     });
     const names = ['tuning', 'acceptance', 'R-hat', 'ESS / evaluation', `mean |x| (exact ${fmt(this.chi.mean, 2)})`];
