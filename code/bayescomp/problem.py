@@ -182,5 +182,6 @@ def logistic_posterior(data, prior_var=4.0):
         p = sigmoid(design @ theta)
         return (design.T * (p * (1 - p))) @ design + np.eye(dim) / tau2
 
-    # A grid or half a million draws at once: in blocks, to bound the (points, n) temporaries.
+    # For many points at once, eta is a (points, n) array with n = len(y): in_blocks hands
+    # log_density a block of points at a time to bound its size, with the same values.
     return Target(in_blocks(log_density, dim, len(y)), grad_log_density, neg_hessian, dim)

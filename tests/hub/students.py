@@ -31,8 +31,8 @@ KNOWN_PAGE_ERROR = "_markdownOverlapsToolbar"
 # anywidget 0.11's JupyterLab extension gives a widget's model a fixed 2 s (AbortSignal.timeout
 # (2000) in its Runtime) to load the widget's module, and reports this when the page is slower.
 # Here ten students' pages share the hub's two cores with every server and kernel of the class,
-# which a student's own browser does not. The view does not wait on that timer: it draws when the
-# module arrives. Only messages from the kernel to the figure after that are lost, and the
+# which students' own browsers do not (a slow laptop can still hit it). The view does not wait on
+# that timer: it draws when the module arrives. Only messages from the kernel to the figure after that are lost, and the
 # chapters send none. So a student whose page reports it is counted apart (``slow_starts``), and
 # the class check requires their figure to draw and to run, like everyone's.
 ANYWIDGET_SLOW_START = "[anywidget] Failed to initialize model."
