@@ -1,5 +1,6 @@
-# Two commands for a newcomer:  `make book` builds the website, `make test` runs every test.
-# `make help` lists every target.
+# Two commands for a newcomer:  `make book` builds the website, `make check` runs every test.
+# `make test` is the developer's loop (about 2.5 min): the part of `make check` worth running
+# after every change. `make help` lists every target.
 #
 # Both set themselves up first. With no virtual environment active they create `.venv/` in the
 # checkout (stock Debian/Ubuntu Python refuses system-wide pip installs, PEP 668) and install
@@ -42,24 +43,33 @@ PYTEST := $(PYTHON) -m pytest -q -rs -p no:cacheprovider -p tests.skips -p tests
 # pytest-xdist: the tests run in parallel in units of work (tests/xdist_units.py): a test file, a
 # chapter under nbval (its cells in order in one kernel) or one deck of the deck checks per
 # unit, so a file's fixtures (chromium, a JupyterLab server) start once per worker and the
-# decks spread over the workers. One worker per core. `make test PYTEST_WORKERS=0` runs them
-# serially. --durations lists the slowest tests.
+# decks spread over the workers. One worker per core. `make check PYTEST_WORKERS=0` runs
+# them serially. --durations lists the slowest tests.
 PYTEST_WORKERS ?= 2
 PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope)
 NBVAL := --nbval chapters --nbval-sanitize-with tests/book/nbval_sanitize.cfg
 UNIT_TESTS := tests/package tests/engine tests/book
 BROWSER_TESTS := tests/browser
-# The course's hub (a real JupyterHub, ten simulated students; README, "Teaching a class"): the
-# last part of `make test`, after the rest and on its own, since its ten students load both cores
-# (about 6 minutes); `make hub` runs only it.
+# The developer's loop (`make test`): no browser but for the website's own pages (that they work
+# offline, pass axe and reflow on a phone), so it stays under 3 minutes on two cores. The rest
+# of tests/browser (every slide of every deck inspected, the live figures in pages, decks and
+# JupyterLab, RISE, the reader's archive installed and run in JupyterLab) and the hub take
+# another 17 minutes; `make check` runs them all.
+LOOP_TESTS := $(UNIT_TESTS) tests/browser/test_site.py tests/browser/test_accessibility.py \
+              tests/browser/test_reflow.py
+# The course's hub (a real JupyterHub, ten simulated students; TEACHING.md, "Teaching a class"):
+# the last part of `make check`, after the rest and on its own, since its ten students load both
+# cores (about 6 minutes); `make hub` runs only it.
 HUB_TESTS := tests/hub
 
-.PHONY: help book test lab locks outputs env-reader env-build env-test npm assets slides unit \
+.PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
         hub-capacity
 
 help: ## list the targets
-	@echo "make book   builds the website (with decks and handouts); make test runs every test."
+	@echo "make book   builds the website (with decks, handouts, archive and PDF)"
+	@echo "make check runs every test (what CI runs; about 20 min on 2 cores)"
+	@echo "make test  the developer's loop: the part of make check to run after every change (2.5 min)"
 	@grep -E '^[a-z][a-z -]*:.*## ' $(MAKEFILE_LIST) \
 	  | sed -E 's/^([a-z -]+):.*## (.*)$$/\1\t\2/' \
 	  | awk -F '\t' '{ printf "  %-26s %s\n", $$1, $$2 }'
@@ -126,7 +136,11 @@ lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-test: env-test slides ## run every test (after `make book`): the suite, then the course's hub
+test: env-test slides ## the developer's loop (after `make book`): package, engine, chapters, website
+	bash tools/scripts/install_chromium.sh
+	$(PYTEST) $(PARALLEL) $(LOOP_TESTS) $(NBVAL)
+
+check: env-test slides ## every test (after `make book`; what CI runs): the suite, then the hub
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(PARALLEL) tests --ignore=$(HUB_TESTS) $(NBVAL)
 	$(PYTEST) $(HUB_TESTS)
@@ -141,7 +155,7 @@ browser: env-test slides ## the browser checks: website, decks, JupyterLab, RISE
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(PARALLEL) $(BROWSER_TESTS)
 
-# The engine's golden values for `npm test` in code/widgets (make test writes its own).
+# The engine's golden values for `npm test` in code/widgets (the tests write their own).
 golden: env-reader ## write the widgets' golden values to _build/widgets/golden.json
 	$(PYTHON) -m tests.engine.golden
 
@@ -175,7 +189,7 @@ locks: ## regenerate the four locks (needs uv)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/hub.in -o $(LOCK_hub)
 
-# The mutation study (not part of `make test` or CI; about N min on 2 cores): mutmut 3 mutates the
+# The mutation study (not part of `make check` or CI; about 20 min on 2 cores): mutmut 3 mutates the
 # package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
 # _build/mutation and, for each mutant, runs only the tests below that call the mutated
 # function (mutmut maps tests to functions in a first run). The tests are the fast package
@@ -184,7 +198,7 @@ MUTATION := _build/mutation
 MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
 	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
 	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_mutation_survivors
-mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make test`)
+mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make check`)
 	rm -rf $(MUTATION) && mkdir -p $(MUTATION)/tests/package
 	cp -r code/bayescomp tools/mutation/setup.cfg $(MUTATION)/
 	cp tests/__init__.py $(MUTATION)/tests/
@@ -194,7 +208,7 @@ mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in
 	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }
 	$(PYTHON) -m tools.mutation.report $(MUTATION) | tee $(MUTATION)/report.md
 
-# The engine's mutation study (not part of `make test` or CI; about 50 min on 2 busy cores):
+# The engine's mutation study (not part of `make check` or CI; about 50 min on 2 busy cores):
 # StrykerJS, from its own npm lock in tools/mutation/js, mutates the numerical core of the
 # widgets' engine in a copy under _build/mutation-js, one Stryker run per entry below (a file,
 # or file:lines), and runs tests/engine/engine.test.mjs against each mutant on golden values the
@@ -207,7 +221,7 @@ mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in
 STRYKER_DIR := tools/mutation/js
 MUTATION_JS := _build/mutation-js
 MUTATION_JS_RUNS := numeric random metropolis hmc diagnostics:213-509
-mutation-js: env-reader ## mutation study of the widgets' engine (StrykerJS; slow, not in `make test`)
+mutation-js: env-reader ## mutation study of the widgets' engine (StrykerJS; slow, not in `make check`)
 	@test $(STRYKER_DIR)/node_modules/.package-lock.json -nt $(STRYKER_DIR)/package-lock.json \
 	  || npm ci --prefix $(STRYKER_DIR) --no-audit --no-fund --silent
 	rm -rf $(MUTATION_JS) && mkdir -p $(MUTATION_JS)/code/widgets $(MUTATION_JS)/tests/engine

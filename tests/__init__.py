@@ -1,4 +1,5 @@
-"""Every test of the book, run by pytest from here (``make test``; ``make help`` lists the parts).
+"""Every test of the book, run by pytest from here (``make check`` runs them all, ``make test``
+the developer's loop; ``make help`` lists the parts).
 
 - ``package/``: the ``bayescomp`` package: the lecture's numbers, known answers, generality,
   bad input, cross-checks against ArviZ, the widgets' data and their Jupyter display;
@@ -9,7 +10,7 @@
   JupyterLab, RISE, and the live figures;
 - ``hub/``: the book on a real local JupyterHub, as a course runs it: ten students at once
   through nbgitpuller links, the course's updates, the faults a class hits, the Binder
-  configuration (``make hub``; ``make test`` leaves it out).
+  configuration (``make hub``; the last part of ``make check``, not in ``make test``).
 
-``make test`` loads ``tests/skips.py``, under which a skip is a failure unless it is explained.
+Every make target loads ``tests/skips.py``, under which a skip is a failure unless it is explained.
 """

@@ -1,4 +1,4 @@
-"""A pytest plugin that `make test` loads (``pytest -p tests.skips``): no silent skip.
+"""A pytest plugin that every make target loads (``pytest -p tests.skips``): no silent skip.
 
 Run directly, pytest skips a test whose dependency is missing (ArviZ, Playwright or anywidget
 through ``importorskip``) or whose input is not built (the website, the decks). That is handy
@@ -23,7 +23,7 @@ WIDGET_CELL_REASON = ("Jupyter-only live-widget cell (tag nbval-skip): its outpu
 
 
 def explained(item):
-    """Why ``item`` may skip under `make test`, or None when its skip must fail."""
+    """Why ``item`` may skip under a make target, or None when its skip must fail."""
     cell = getattr(item, "cell", None)          # nbval's items carry their notebook cell
     if cell is not None and is_widget_cell(cell):
         return WIDGET_CELL_REASON
@@ -34,7 +34,7 @@ def fail(report, nodeid):
     """Turn a skip report into a failure that says why it skipped."""
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     report.outcome = "failed"
-    report.longrepr = (f"{nodeid} skipped, and `make test` allows no silent skip "
+    report.longrepr = (f"{nodeid} skipped, and `make test` and `make check` allow no silent skip "
                        f"(tests/skips.py): {reason}")
 
 

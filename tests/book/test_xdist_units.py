@@ -1,7 +1,7 @@
 """The test run's units of work (tests/xdist_units.py) as pytest-xdist schedules them.
 
 When the units were wrong, every test was a unit of its own: a deck's inspection (a
-module-scoped fixture) ran again for each of its tests, and `make test` took more than twice as
+module-scoped fixture) ran again for each of its tests, and the whole run took more than twice as
 long. xdist's ``loadgroup`` did exactly that under pytest 9, which is why the plugin has a
 scheduler of its own.
 """
@@ -25,3 +25,11 @@ def test_other_tests_are_units_by_file_and_a_chapter_by_chapter():
     assert scheduled_unit(f"{unit}::test_every_control[funnel-mouse]") == unit
     assert scheduled_unit("chapters/03_mcmc.ipynb::Cell 4") == "chapters/03_mcmc.ipynb"
     assert scheduled_unit("chapters/03_mcmc.ipynb::Cell 5") == "chapters/03_mcmc.ipynb"
+
+
+def test_each_page_of_the_axe_and_reflow_checks_is_a_unit():
+    page = "tests/browser/test_accessibility.py::test_site_page_has_no_axe_violation[chapters/03_mcmc.html]"
+    deck = "tests/browser/test_accessibility.py::test_deck_has_no_axe_violation[03_mcmc.html]"
+    assert scheduled_unit(page) != scheduled_unit(deck)
+    assert scheduled_unit("tests/browser/test_reflow.py::test_no_page_scrolls_sideways_on_a_phone[320]") \
+        != scheduled_unit("tests/browser/test_reflow.py::test_no_page_scrolls_sideways_on_a_phone[390]")

@@ -5,7 +5,8 @@
   readouts and tables a run fills in are checked too).
 - Reflow on phones is checked in ``test_reflow.py``.
 
-It needs the built book (`make book`); without it they skip, and under `make test` fail
+It needs the built book (`make book`); without it they skip, and under `make test` or `make check`
+fail
 (``tests/skips.py``). Each page's violations are listed by rule, with the elements they hit.
 """
 import pytest

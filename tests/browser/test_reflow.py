@@ -4,7 +4,7 @@ At 320 and 390 px wide (a small and a common phone), with every live figure moun
 (the Metropolis figure's diagnostics table is the widest thing a run fills in), no page of the
 built website is wider than the screen: a table too wide for a phone scrolls inside its own
 box, the page does not scroll sideways. Needs the built book (`make book`); without it the test
-skips, and under `make test` fails (``tests/skips.py``).
+skips, and under `make test` or `make check` fails (``tests/skips.py``).
 """
 import pytest
 

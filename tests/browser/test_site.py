@@ -2,7 +2,7 @@
 
 Each page of ``_toc.yml`` must load without reaching outside the machine, with no failed
 request, and with its math typeset by the site's own MathJax copy. Build the site first
-(`make book`); a missing build skips these tests, and under `make test` (which allows no silent
+(`make book`); a missing build skips these tests, and under `make test` and `make check` (which allow no silent
 skip, see ``tests/skips.py``) fails them.
 """
 import pytest

@@ -14,7 +14,7 @@ def az():
     """ArviZ, a test-only dependency for the cross-checks.
 
     Imported here, not at module level, so that only the tests that compare with ArviZ depend
-    on it. Without ArviZ they skip when pytest is run directly, and under `make test` each such
+    on it. Without ArviZ they skip when pytest is run directly, and under a make target each such
     skip is a failure that names ArviZ (tests/skips.py); the module's other tests still run.
     """
     return pytest.importorskip("arviz")

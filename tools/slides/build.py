@@ -366,7 +366,7 @@ def sources_key():
 
 def build_if_changed(out):
     """:func:`build`, unless the decks in ``out`` were built from these very sources (a second
-    `make slides`, `make book` or `make test` with nothing changed)."""
+    `make slides`, `make book`, `make test` or `make check` with nothing changed)."""
     import json
     key = sources_key()
     built = json.loads(BUILT_FROM.read_text()) if BUILT_FROM.exists() else {}
