@@ -174,7 +174,7 @@ hub: env-test npm ## the book on a local JupyterHub: ten students at once, updat
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(HUB_TESTS)
 
-# The README's capacity table ("Teaching a class"): N = 1, 5 and 10 students on the local hub.
+# TEACHING.md's capacity table ("Teaching a class"): N = 1, 5 and 10 students on the local hub.
 hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, first figure)
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.benchmarks.hub_capacity
@@ -193,7 +193,7 @@ locks: ## regenerate the four locks (needs uv)
 # package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
 # _build/mutation and, for each mutant, runs only the tests below that call the mutated
 # function (mutmut maps tests to functions in a first run). The tests are the fast package
-# tests that cover those modules; the score per module is in the README.
+# tests that cover those modules; the score per module is in CONTRIBUTING.md.
 MUTATION := _build/mutation
 MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
 	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
@@ -216,7 +216,7 @@ mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in
 # it, so each file has its own run. Of diagnostics.js only the production half (lines 213-509,
 # rank-normalized R-hat, bulk and tail ESS) is mutated: the lecture's half with the FFT
 # (diagnostics:1-212, 247 mutants, each test run slowed by the FFT's instrumented loops) was
-# left out for time, as were the other ten files. The README has the score per file;
+# left out for time, as were the other ten files. CONTRIBUTING.md has the score per file;
 # report.md lists every mutant not killed, and recheck.mjs re-tries them against the tests.
 STRYKER_DIR := tools/mutation/js
 MUTATION_JS := _build/mutation-js

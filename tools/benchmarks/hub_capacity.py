@@ -1,4 +1,4 @@
-"""Measure what a class costs a JupyterHub: the figures of the README's "Teaching a class".
+"""Measure what a class costs a JupyterHub: the figures of TEACHING.md's "Teaching a class".
 
 Not a test (the figures depend on the machine and on what else runs on it): it prints Markdown
 tables and writes JSON. Usage:
@@ -214,7 +214,7 @@ def summary_line(n, chapter, rows, total):
 
 
 def table(results):
-    """The README's tables, in Markdown."""
+    """TEACHING.md's tables, in Markdown."""
     def med(rows, key):
         return statistics.median(r[key] for r in rows)
 

@@ -1,4 +1,5 @@
-"""Benchmark the live figures in headless chromium: the figures quoted in the README.
+"""Benchmark the live figures in headless chromium: the figures of CONTRIBUTING.md ("Speed"),
+summed up in the README.
 
 Not a test (timings depend on the machine): it prints a Markdown table and writes JSON.
 Usage: python -m tools.benchmarks.widgets [OUT.json]   (default _build/widgets/benchmark.json)

@@ -346,7 +346,7 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 {keys}
 </table>
 <p>To run the code live in front of the class, open the chapter notebook in JupyterLab and
-present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); see the README.</p>
+present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); the book's TEACHING.md says how.</p>
 <p><a href="../chapters/index.html">Back to the book</a></p>
 </body></html>
 """
