@@ -104,6 +104,17 @@ def widget_cells(name):
             for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and is_widget_cell(cell)]
 
 
+def live_figure_selector(widget):
+    """The CSS selector of live figure ``widget``'s element in a JupyterLab output area (its
+    ``bcWidget`` property is the figure's test hook: ``readout()``, ``run(steps)``)."""
+    return f'.jp-OutputArea [data-widget="{widget}"]'
+
+
+def live_figure_call(page, widget, call):
+    """Evaluate ``call`` (say ``"run(100)"``) on live figure ``widget``'s test hook in ``page``."""
+    return page.evaluate(f"document.querySelector('{live_figure_selector(widget)}').bcWidget.{call}")
+
+
 def live_figure_colours(page, index, widget, timeout=60_000):
     """Scroll to the live figure's cell, wait until its canvas is laid out, and count the
     colours on each of its canvases (a drawn figure has more than a few)."""
@@ -112,7 +123,7 @@ def live_figure_colours(page, index, widget, timeout=60_000):
     page.evaluate(f"() => jupyterapp.shell.currentWidget.content.scrollToItem({index})")
     try:
         page.wait_for_function(
-            f"""() => {{ const el = document.querySelector('.jp-OutputArea [data-widget="{widget}"]');
+            f"""() => {{ const el = document.querySelector('{live_figure_selector(widget)}');
                  return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
             timeout=timeout)
     except PlaywrightTimeout:
@@ -120,7 +131,7 @@ def live_figure_colours(page, index, widget, timeout=60_000):
             return cell ? cell.node.innerText.slice(-400) : 'no cell'; }}""")
         raise AssertionError(f"the live figure {widget} did not appear; its cell shows: {shown!r}")
     return page.evaluate(f"""() => [...document.querySelectorAll(
-        '.jp-OutputArea [data-widget="{widget}"] canvas')].map(c => {{
+        '{live_figure_selector(widget)} canvas')].map(c => {{
           const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
           const seen = new Set();
           for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);

@@ -28,8 +28,8 @@ from tools.pdf.build import PDF_NAME
 from tools.toc import CHAPTERS, ROOT
 
 from .conftest import LAB_FLAGS, NO_NODE, free_port, path_without, start_lab
-from .lab import (EXPOSE_APP, NOTEBOOK_OPEN, RUN_ALL, failures, live_figure_colours, not_run,
-                  widget_cells)
+from .lab import (EXPOSE_APP, NOTEBOOK_OPEN, RUN_ALL, failures, live_figure_colours,
+                  live_figure_selector, not_run, widget_cells)
 
 SITE = ROOT / "_build" / "html"
 BUDGET_MB = 500
@@ -129,7 +129,7 @@ def test_chapter_runs_and_draws_in_jupyterlab(name, lab, offline_page):
     for index, widget in widget_cells(name):
         colours = live_figure_colours(page, index, widget)
         assert min(colours) > 3, f"{name}: the live figure {widget} did not draw ({colours})"
-        page.locator(f'.jp-OutputArea [data-widget="{widget}"]').screenshot(
+        page.locator(live_figure_selector(widget)).screenshot(
             path=str(shots / f"download-jupyterlab-{name}-{widget}.png"))
     page.screenshot(path=str(shots / f"download-jupyterlab-{name}.png"))
     assert view.external == [], f"{name}: JupyterLab reached outside: {view.external[:3]}"

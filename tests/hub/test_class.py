@@ -14,11 +14,9 @@ import time
 from tools.hub.local import REPO_NAME, chapter_path, pull_link
 from tools.toc import ROOT
 
-from ..browser.lab import failures, live_figure_colours, not_run, widget_cells
+from ..browser.lab import failures, live_figure_call, live_figure_colours, not_run, widget_cells
 from .students import Student, chapter_file, wait_all
 
-# A live figure's test hook (bayescomp's widgets keep one on their root element).
-LIVE_FIGURE = "document.querySelector('.jp-OutputArea [data-widget=\"{widget}\"]').bcWidget.{call}"
 STUDENTS = 10
 CHAPTER = "03_mcmc"
 OPEN_TIMEOUT = 900     # log in, spawn, clone and JupyterLab open, for all ten at once
@@ -62,8 +60,8 @@ def test_ten_students_run_the_mcmc_chapter(hub, course, browser):
                 colours = live_figure_colours(student.page, index, widget, timeout=120_000)
                 assert min(colours) > 3, f"{student.name}: {widget} did not draw ({colours})"
                 # And it runs: a hundred more steps of its chains, with diagnostics.
-                before = student.page.evaluate(LIVE_FIGURE.format(widget=widget, call="readout()"))
-                after = student.page.evaluate(LIVE_FIGURE.format(widget=widget, call="run(100)"))
+                before = live_figure_call(student.page, widget, "readout()")
+                after = live_figure_call(student.page, widget, "run(100)")
                 assert after["steps"] >= before["steps"] + 100, (student.name, after)
                 assert after["rhat"] and None not in after["rhat"], (student.name, after)
         slow = [s.name for s in students if s.slow_starts]
