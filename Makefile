@@ -1,5 +1,5 @@
 # Two commands for a newcomer:  `make book` builds the website, `make check` runs every test.
-# `make test` is the developer's loop (about 2.5 min): the part of `make check` worth running
+# `make test` is the developer's loop (under 3 min): the part of `make check` worth running
 # after every change. `make help` lists every target.
 #
 # Both set themselves up first. With no virtual environment active they create `.venv/` in the
@@ -59,7 +59,7 @@ LOOP_TESTS := $(UNIT_TESTS) tests/browser/test_site.py tests/browser/test_access
               tests/browser/test_reflow.py
 # The course's hub (a real JupyterHub, ten simulated students; TEACHING.md, "Teaching a class"):
 # the last part of `make check`, after the rest and on its own, since its ten students load both
-# cores (about 6 minutes); `make hub` runs only it.
+# cores (about 7 minutes); `make hub` runs only it.
 HUB_TESTS := tests/hub
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
@@ -67,9 +67,9 @@ HUB_TESTS := tests/hub
         hub-capacity
 
 help: ## list the targets
-	@echo "make book   builds the website (with decks, handouts, archive and PDF)"
-	@echo "make check runs every test (what CI runs; about 20 min on 2 cores)"
-	@echo "make test  the developer's loop: the part of make check to run after every change (2.5 min)"
+	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
+	@echo "make check   runs every test (about 20 min on 2 cores; CI runs it)"
+	@echo "make test    the developer's loop, the part of make check to run after every change (under 3 min)"
 	@grep -E '^[a-z][a-z -]*:.*## ' $(MAKEFILE_LIST) \
 	  | sed -E 's/^([a-z -]+):.*## (.*)$$/\1\t\2/' \
 	  | awk -F '\t' '{ printf "  %-26s %s\n", $$1, $$2 }'

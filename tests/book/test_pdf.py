@@ -4,7 +4,7 @@
 
 What is checked, against the sources (nothing here is typed twice):
 
-- it is at most 20 MB and its page count is in the range the README states;
+- it is at most 20 MB and its page count is in the range CONTRIBUTING.md states;
 - a title page, then the contents, whose every entry links to the page where its title is;
 - every chapter and section title of every page of ``_toc.yml`` is in the body, in order;
 - no raw TeX, MyST or HTML source shows in the prose (text outside the monospaced code and
@@ -29,7 +29,7 @@ from tools.toc import ROOT
 
 PDF = ROOT / "_build" / "html" / PDF_NAME
 MAX_BYTES = 20 * 1024 * 1024
-PAGES = range(140, 231)   # the README states this range (174 pages when it was set)
+PAGES = range(140, 231)   # CONTRIBUTING.md states this range (174 pages when it was set)
 PROSE_SOURCE = [
     (r"\$", "a dollar sign (TeX math delimiters)"),
     (r"\\[A-Za-z]+", "a TeX command"),

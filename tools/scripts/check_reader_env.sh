@@ -4,7 +4,7 @@
 # stays under the size budget, and runs every chapter from a fresh kernel.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-venv=${READER_VENV:-.venv-reader}
+venv=${READER_VENV:-_build/reader-check/venv}   # its own folder: never a venv of yours
 budget_mb=500
 rm -rf "$venv"
 python3 -m venv "$venv"
@@ -18,7 +18,7 @@ fi
 "$venv/bin/jupyter" labextension list > "$venv/labextensions.txt" 2>&1
 # "enabled" is what matters. The full listing is not printed: its static version check marks
 # jupyterlab-myst with an X (an @jupyter/ydoc range), yet it renders, which
-# tests/browser/test_jupyterlab.py checks.
+# tests/browser/test_download.py checks in the reader's JupyterLab.
 for extension in jupyterlab-myst jupyterlab-rise anywidget; do
   grep -q "$extension v.*enabled" "$venv/labextensions.txt" \
     || { echo "JupyterLab extension $extension is missing from the reader install" >&2; exit 1; }
