@@ -4,11 +4,13 @@ measurement (``tools/benchmarks/hub_capacity.py``).
 
 JupyterLab must run with :data:`EXPOSE_APP` (``window.jupyterapp``).
 """
+import json
 import re
 
 import nbformat
 
 from tools import toc
+from tools.toc import CHAPTERS, ROOT
 
 from tools.slides.metadata import is_widget_cell
 
@@ -136,3 +138,56 @@ def live_figure_colours(page, index, widget, timeout=60_000):
           const seen = new Set();
           for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);
           return seen.size; }})""")
+
+
+# --- MyST as JupyterLab renders it (jupyterlab-myst's ``.myst`` blocks) -------------------------
+
+# What a reader would see if MyST were not rendered: roles, directive fences, labels, targets.
+MYST_SOURCE = re.compile(r"\{(cite|numref|eq|glue:text|glue|ref|doc)\}`|:::\{|```\{|^:label:"
+                         r"|^\([\w-]+\)=|\{solution-(start|end)\}", re.MULTILINE)
+BIB_KEY = re.compile(r"^@\w+\{([^,]+),", re.MULTILINE)
+
+
+def reference_keys():
+    """Every label, citation key and glue name defined anywhere in the book."""
+    keys = set(BIB_KEY.findall((ROOT / "chapters" / "references.bib").read_text()))
+    for path in map(toc.notebook, CHAPTERS):
+        source = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r":label: ([\w-]+)", source))
+        keys |= set(re.findall(r"\(([\w-]+)\)=", source))
+        keys |= set(re.findall(r'"name": "([\w-]+)"', source))
+        keys |= set(re.findall(r"\$\$ \(([\w-]+)\)", source))
+        keys |= set(re.findall(r"glue\(\s*[\"']([\w-]+)", source))
+    keys.discard("python3")  # the kernel name, not a reference
+    return {k for k in keys if "-" in k or "_" in k or re.search(r"\d", k)}
+
+
+def rendered_markdown(page, name):
+    """Text of every rendered Markdown cell of chapter ``name``, open in ``page``, once
+    jupyterlab-myst has rendered them all and the text has settled."""
+    notebook = json.loads(toc.notebook(name).read_text())
+    n_markdown = sum(c["cell_type"] == "markdown" for c in notebook["cells"])
+    # JupyterLab renders a long notebook's cells progressively ("defer" windowing), when the page
+    # is idle; on a loaded two-core machine the longest chapters need more than 30 s for it.
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.jp-Notebook .jp-MarkdownCell').length >= {n_markdown}",
+        timeout=120_000)
+    previous = None
+    for _ in range(40):
+        texts = page.evaluate("""() => [...document.querySelectorAll(
+            '.jp-Notebook .jp-MarkdownCell .myst')].map(e => e.textContent)""")
+        if texts == previous:
+            return texts
+        previous = texts
+        page.wait_for_timeout(500)
+    return previous
+
+
+def myst_source_shown(texts):
+    """What of MyST's source shows in rendered Markdown ``texts``: roles, directives, labels,
+    or the bare key of an unresolved reference (a label, a citation key or a glue name), which
+    is how an unresolved role shows in JupyterLab."""
+    leftovers = [m.group(0) for t in texts for m in [MYST_SOURCE.search(t)] if m]
+    keys = reference_keys()
+    return leftovers + [k for t in texts for k in keys
+                        if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", t)]

@@ -6,8 +6,10 @@ lab``) run in bash with a PATH on which there is no Node.js, git or make. Then:
 
 - the reader's venv stays within the 500 MB budget, and its ``bayescomp`` is the archive's
   wheel (not the checkout's sources);
-- JupyterLab, started by the README's last line, opens every chapter; Run All Cells runs it
-  from a fresh kernel with no error and nothing on stderr;
+- JupyterLab, started by the README's last line, opens every chapter, and its Markdown shows no
+  MyST source (roles, directives, labels, or the bare key of an unresolved reference: the MyST
+  renderer, jupyterlab-myst, is in the reader's lock); Run All Cells runs it from a fresh kernel
+  with no error and nothing on stderr;
 - in every chapter that teaches with a live figure, the figure's cell draws it (anywidget, the
   bundle from inside the wheel) with nothing fetched from outside.
 
@@ -29,7 +31,7 @@ from tools.toc import CHAPTERS, ROOT
 
 from .conftest import LAB_FLAGS, NO_NODE, free_port, path_without, start_lab
 from .lab import (EXPOSE_APP, NOTEBOOK_OPEN, RUN_ALL, failures, live_figure_colours,
-                  live_figure_selector, not_run, widget_cells)
+                  live_figure_selector, myst_source_shown, not_run, rendered_markdown, widget_cells)
 
 SITE = ROOT / "_build" / "html"
 BUDGET_MB = 500
@@ -118,9 +120,12 @@ def test_chapter_runs_and_draws_in_jupyterlab(name, lab, offline_page):
     page.on("pageerror", lambda e: "_markdownOverlapsToolbar" in (e.stack or "") or errors.append(e.stack))
     page.goto(f"{lab}/lab/tree/{name}.ipynb?reset", wait_until="load")
     page.wait_for_function(NOTEBOOK_OPEN, timeout=90_000)
-    page.set_default_timeout(600_000)
+    shown = myst_source_shown(rendered_markdown(page, name))
+    assert shown == [], f"raw MyST in {name} as JupyterLab shows it: {shown[:5]}"
     shots = ROOT / "_build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"jupyterlab-{name}.png"))     # as the reader opens it
+    page.set_default_timeout(600_000)
     result = page.evaluate(RUN_ALL)
     failed = failures(result)
     assert failed == [], f"{name}: errors or stderr in JupyterLab: {failed[:3]}"

@@ -550,6 +550,16 @@ def test_questions_in_jupyterlab(lab_url, offline_page):
     assert view.external == [], view.external
 
 
+def rendered_in_jupyterlab(page, root, text, timeout=60_000):
+    """Scroll the question ``root`` into view and wait until the browser has rendered it with
+    ``text`` in it. JupyterLab lays out only the cells near the viewport and may scroll again
+    while a notebook opens (a loaded machine saw the first question's text still empty after
+    scrolling to it); until its cell is rendered, an element's ``innerText`` is empty."""
+    root.scroll_into_view_if_needed()
+    page.wait_for_function("([el, text]) => el.innerText.includes(text)",
+                           arg=[root.element_handle(), text], timeout=timeout)
+
+
 def test_a_stored_question_in_jupyterlab_hides_its_answer(lab_url, offline_page):
     """A chapter as stored (untrusted): no script runs, the answer stays in a closed <details>.
     (`make lab` trusts the chapters; this server has a trust database of its own.)"""
@@ -559,10 +569,8 @@ def test_a_stored_question_in_jupyterlab_hides_its_answer(lab_url, offline_page)
     page.goto(f"{lab_url}/lab/tree/chapters/{name}.ipynb?reset", wait_until="load")
     page.wait_for_selector(".jp-OutputArea .bcq", timeout=60_000)
     root = page.locator(".jp-OutputArea .bcq").first
-    root.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
     spec = specs(nbformat.read(toc.notebook(name), as_version=4))[0]
-    assert spec["prompt"] in root.inner_text()
+    rendered_in_jupyterlab(page, root, spec["prompt"])
     assert page.evaluate("(el) => el.bcQuestion === undefined", root.element_handle())
     assert "Run this cell" in root.inner_text() and root.locator("button").count() == 0
     details = root.locator("details")
@@ -590,8 +598,8 @@ def test_a_trusted_stored_chapter_checks_answers_in_jupyterlab(lab_url, lab_env,
     page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea .bcq')]"
                            ".some(e => e.bcQuestion)", timeout=60_000)
     root = page.locator(".jp-OutputArea .bcq").first
-    root.scroll_into_view_if_needed()
     first, second = specs(nbformat.read(copy, as_version=4))[:2]
+    rendered_in_jupyterlab(page, root, first["prompt"])
     assert "Run this cell" not in root.inner_text()
     if first["kind"] == "choice":
         drive_choice(page, root, first)
@@ -601,6 +609,6 @@ def test_a_trusted_stored_chapter_checks_answers_in_jupyterlab(lab_url, lab_env,
     page.wait_for_function("() => { const q = document.querySelectorAll('.jp-OutputArea .bcq');"
                            " return q.length > 1 && q[1].bcQuestion; }", timeout=60_000)
     root = page.locator(".jp-OutputArea .bcq").nth(1)
-    root.scroll_into_view_if_needed()
+    rendered_in_jupyterlab(page, root, second["prompt"])
     reveal_after_a_wrong_attempt(page, root, second)
     assert view.external == [], view.external
