@@ -89,6 +89,12 @@ class HMCChainsResult(NamedTuple):
 # and PyMC (Emax).
 DIVERGENCE_THRESHOLD = 1000.0
 
+#: The random walk's proposal scale in units of sd / sqrt(d): optimal as d grows, with
+#: acceptance near 0.234 (Roberts, Gelman and Gilks, 1997).
+RWM_OPTIMAL_SCALE = 2.38
+#: Chapter 6's HMC path length T = h L on N(0, I_d): h = T d^(-1/4), L = d^(1/4) steps.
+DIMENSION_PATH_LENGTH = 1.4
+
 
 def _check_dynamics(position, step_size, n_leapfrog, mass, position_name="start"):
     """Validate the integrator's settings once; return them with the inverse mass."""
@@ -323,7 +329,7 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
                            energies, before[divergent])
 
 
-def dimension_tuning(dim, path_length=1.4, rwm_scale=2.38):
+def dimension_tuning(dim, path_length=DIMENSION_PATH_LENGTH, rwm_scale=RWM_OPTIMAL_SCALE):
     r"""Chapter 6's tuning rules for a standard Gaussian in ``dim`` dimensions.
 
     Parameters

@@ -12,6 +12,8 @@ from ._checks import as_finite_array, positive_float, positive_int
 
 # The fit needs a few tail points to say anything (ArviZ gives up below 5).
 MIN_TAIL = 5
+#: The cap of the k-hat rule: above it a PSIS estimate is not trusted at any sample size.
+K_HAT_MAX = 0.7
 
 
 class ParetoSmoothedWeights(NamedTuple):
@@ -160,4 +162,4 @@ def k_hat_threshold(n_draws):
     even a :math:`\hat k` under 0.7 can go with a large error (Vehtari et al., 2024, section 3).
     """
     n_draws = positive_int(n_draws, "n_draws", 2)
-    return float(min(1 - 1 / np.log10(n_draws), 0.7))
+    return float(min(1 - 1 / np.log10(n_draws), K_HAT_MAX))

@@ -30,6 +30,8 @@ from .gaussian import isotropic_mixture_target
 from .hierarchical import hierarchical_data, to_noncentred
 from .hierarchical_reference import exact_draws, hierarchical_reference
 from .lecture import LectureSettings, lecture_problem
+from .hmc import DIMENSION_PATH_LENGTH, RWM_OPTIMAL_SCALE
+from .psis import K_HAT_MAX
 
 BUNDLE_NAME = "bayescomp-widgets.js"
 ESM_NAME = "bayescomp-anywidget.js"
@@ -64,8 +66,10 @@ class WidgetSettings(NamedTuple):
 
     The thresholds colour a readout good or bad, in the widgets and in their tests alike:
 
-    - ``khat_max``: PSIS k-hat below 0.7, the weights' tail is light enough to trust the estimate
-      (Vehtari et al., 2024);
+    - ``khat_max``: the cap, 0.7, of the PSIS rule: k-hat below min(1 - 1/log10 S, 0.7) for S
+      draws, the weights' tail is light enough to trust the estimate (Vehtari et al., 2024;
+      :func:`~bayescomp.psis.k_hat_threshold`, which the widget's engine repeats as
+      ``kHatThreshold``);
     - ``rhat_max``: rank-normalized split R-hat below 1.01, the chains agree, and ``ess_min``:
       bulk and tail ESS (of all chains together) above 400 (Vehtari et al., 2021; the package's
       :data:`~bayescomp.diagnostics.RHAT_THRESHOLD` and
@@ -111,7 +115,7 @@ class WidgetSettings(NamedTuple):
     vi_start: tuple = (0.8, 0.4)
     vi_two_mode_start: tuple = (1.0, 0.5)
     vi_two_mode_init_sd: float = 0.5
-    khat_max: float = 0.7
+    khat_max: float = K_HAT_MAX
     rhat_max: float = RHAT_THRESHOLD
     ess_min: int = ESS_THRESHOLD
     error_mcse_max: float = 4.0
@@ -138,7 +142,8 @@ class FunnelSettings(NamedTuple):
     hmc_iterations: int = 2_000
     hmc_warmup: int = 500
     hmc_speed: int = 4                 # iterations per chain per animation frame
-    rwm_scale: float = 1.0             # times 2.38/sqrt(d) x the exact posterior sd
+    rwm_scale: float = 1.0             # times rwm_base_scale/sqrt(d) x the exact posterior sd
+    rwm_base_scale: float = RWM_OPTIMAL_SCALE   # 2.38
     rwm_scale_range: tuple = (0.05, 5.0)
     rwm_iterations: int = 20_000
     rwm_warmup: int = 2_000
@@ -168,8 +173,8 @@ class DimensionSettings(NamedTuple):
     first_seed: int = 600
     hmc_speed: int = 8                 # HMC iterations per chain per frame
     iterations: int = 2_000            # HMC iterations per chain in a run (the walk: L times more)
-    path_length: float = 1.4
-    rwm_base_scale: float = 2.38
+    path_length: float = DIMENSION_PATH_LENGTH
+    rwm_base_scale: float = RWM_OPTIMAL_SCALE
     preset_dims: tuple = (1, 10, 100)
     histogram_bins: int = 40
 

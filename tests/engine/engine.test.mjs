@@ -239,6 +239,12 @@ test('weight ESS and Pareto k-hat on fixed log weights', () => {
   assert.equal(E.paretoSmoothedLogWeights([0, -1, -2, -3, -4, -5, -6, -7, -8, -9]).k, Infinity);
 });
 
+test('the k-hat bound for S draws is the package k_hat_threshold', () => {
+  const g = golden.k_hat_thresholds;
+  close(g.draws.map((n) => E.kHatThreshold(n, g.cap)), g.bound, 'min(1 - 1/log10 S, 0.7)');
+  assert.ok(E.kHatThreshold(100, g.cap) < 0.55 && E.kHatThreshold(20000, g.cap) === g.cap);
+});
+
 test('Student-t and defensive-mixture proposal densities', () => {
   const g = golden.proposals;
   const t = E.studentTProposal(g.mean, g.cov, g.df);
@@ -528,7 +534,7 @@ const dimension = golden.dimension;
 
 test('dimension tuning follows the package\'s rule', () => {
   dimension.dims.forEach((d, i) => {
-    const ours = E.dimensionTuning(d);
+    const ours = E.dimensionTuning(d, { rwmScale: dimension.rwm_scale, pathLength: dimension.path_length });
     const theirs = dimension.tuning[i];
     close([ours.rwmScale, ours.stepSize], [theirs.rwm_scale, theirs.step_size], `tuning d=${d}`, 1e-12);
     assert.equal(ours.nLeapfrog, theirs.n_leapfrog, `L at d=${d}`);

@@ -199,7 +199,7 @@ def hierarchical_case():
             "grad": target.grad_log_density(points),
             "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
                     for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91), (0.2, 10, 92))],
-            "rwm": walk_replay(target, start, 2.38 / np.sqrt(target.dim) * sd, 2000, 80)}
+            "rwm": walk_replay(target, start, bc.hmc.RWM_OPTIMAL_SCALE / np.sqrt(target.dim) * sd, 2000, 80)}
     # The funnel widget's exact picture: the joint density of (theta_1, log tau) at its nodes.
     shown = widgets.funnel_data()["reference"]
     nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
@@ -256,6 +256,7 @@ def dimension_case():
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
     return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
+            "rwm_scale": bc.hmc.RWM_OPTIMAL_SCALE, "path_length": bc.hmc.DIMENSION_PATH_LENGTH,
             "radii": radii, "chi_density": density, "replays": replays,
             "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
 
@@ -403,6 +404,9 @@ def golden():
              **pareto_k(0.8 * np.log(pareto.pareto(1.0, 2000) + 1.0) + 0.0),
              "ess": None},
         ],
+        # The k-hat bound at the widget's draw counts, its smallest and largest among them.
+        "k_hat_thresholds": {"cap": bc.psis.K_HAT_MAX, "draws": [100, 500, 2000, 2200, 20000],
+                             "bound": [bc.k_hat_threshold(n) for n in (100, 500, 2000, 2200, 20000)]},
         "diagnostics": [diagnostics_case(lecture.chains.draws),
                         diagnostics_case(ar1_chains(5, 3, 1001, 0.9))],
         "rank_diagnostics": rank_cases(),

@@ -68,9 +68,11 @@ def test_two_mode_target_is_the_chapters_mixture_along_its_first_axis():
 
 
 def test_thresholds_are_the_working_rules():
-    # The widgets colour readouts with these; the package's diagnostics state the same rules.
+    # The widgets colour readouts with these; the package's diagnostics state the same rules
+    # (the importance-sampling widget bounds k-hat by k_hat_threshold's rule with this cap).
     settings = widgets.WidgetSettings()
     assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+    assert settings.khat_max == bc.psis.K_HAT_MAX == bc.k_hat_threshold(10**6)
     assert (settings.rhat_max, settings.ess_min) == (bc.diagnostics.RHAT_THRESHOLD,
                                                      bc.diagnostics.ESS_THRESHOLD) == (1.01, 400)
 
@@ -134,3 +136,12 @@ def test_funnel_data_is_the_chapters_runs_and_reference():
     # The density shown is the reference's at those nodes.
     nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
     assert shown["density"] == reference.log_tau_density[nodes].tolist()
+
+
+def test_random_walk_scales_share_the_package_constant():
+    # Chapter 6's 2.38 / sqrt(d), in the dimension and funnel figures alike.
+    assert (widgets.DimensionSettings().rwm_base_scale, widgets.FunnelSettings().rwm_base_scale,
+            widgets.DimensionSettings().path_length) == (bc.hmc.RWM_OPTIMAL_SCALE,
+                                                         bc.hmc.RWM_OPTIMAL_SCALE,
+                                                         bc.hmc.DIMENSION_PATH_LENGTH)
+    assert bc.dimension_tuning(4)["rwm_scale"] == bc.hmc.RWM_OPTIMAL_SCALE / 2

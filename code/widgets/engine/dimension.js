@@ -18,9 +18,13 @@ export function standardGaussianTarget(d) {
   };
 }
 
-/** Chapter 6's tuning: random-walk scale 2.38 / sqrt(d); HMC step h = T d^(-1/4) with
- * L = d^(1/4) leapfrog steps (rounded, at least 1), so that d h^4 stays fixed. */
-export function dimensionTuning(d, { rwmScale = 2.38, pathLength = 1.4 } = {}) {
+/** Chapter 6's tuning: random-walk scale rwmScale / sqrt(d); HMC step h = T d^(-1/4) with
+ * L = d^(1/4) leapfrog steps (rounded, at least 1), so that d h^4 stays fixed. The constants
+ * (2.38 and T = 1.4) come from the package's widget data, as bayescomp.dimension_tuning's. */
+export function dimensionTuning(d, { rwmScale, pathLength }) {
+  if (!(rwmScale > 0) || !(pathLength > 0)) {
+    throw new Error(`dimensionTuning needs a positive rwmScale and pathLength; got ${rwmScale}, ${pathLength}`);
+  }
   const nLeapfrog = Math.max(1, Math.round(d ** 0.25));
   return { rwmScale: rwmScale / Math.sqrt(d), stepSize: pathLength * d ** -0.25, nLeapfrog };
 }

@@ -188,9 +188,20 @@ function gpdQuantiles(probs, k, sigma) {
 }
 
 /**
+ * The largest k-hat at which a PSIS estimate from nDraws draws is trusted:
+ * min(1 - 1/log10 S, cap), the package's k_hat_threshold with its cap K_HAT_MAX (0.7) passed in
+ * (Vehtari et al., 2024, section 3: below about 2,200 draws the tail fit rests on few draws and
+ * the bound is stricter).
+ */
+export function kHatThreshold(nDraws, cap) {
+  return Math.min(1 - 1 / Math.log10(nDraws), cap);
+}
+
+/**
  * Pareto smoothed importance sampling (Vehtari et al., 2024), as ArviZ's psislw with r_eff = 1.
- * Fits a generalized Pareto to the largest min(n/5, 3 sqrt(n)) weights; k-hat above 0.7 says
- * the estimate cannot be trusted. Returns k and the smoothed, normalized log weights.
+ * Fits a generalized Pareto to the largest min(n/5, 3 sqrt(n)) weights; k-hat above
+ * kHatThreshold(n) says the estimate cannot be trusted. Returns k and the smoothed, normalized
+ * log weights.
  */
 export function paretoSmoothedLogWeights(logWeights) {
   const n = logWeights.length;

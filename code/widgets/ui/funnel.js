@@ -127,7 +127,7 @@ export class Funnel extends ChainsWidget {
     const target = this.targets[this.form];
     const sd = this.f.sd[this.form];
     const mass = sd.map((v) => 1 / (v * v));
-    const walkScale = sd.map((v) => ((2.38 / Math.sqrt(target.dim)) * v) * this.scale);
+    const walkScale = sd.map((v) => ((this.s.rwm_base_scale / Math.sqrt(target.dim)) * v) * this.scale);
     this.chains = this.starts.map((_, c) => {
       const rng = seededSource(this.seed + c);
       return this.sampler === 'hmc'

@@ -2,7 +2,8 @@
 // axis, its family and the number of draws. Each draw is a disc whose area is its weight.
 // The same seed is kept while dragging, so the cloud moves smoothly with the proposal.
 import {
-  defensiveMixture, gaussianProposal, importanceSample, paretoSmoothedLogWeights, seededSource, studentTProposal,
+  defensiveMixture, gaussianProposal, importanceSample, kHatThreshold, paretoSmoothedLogWeights, seededSource,
+  studentTProposal,
 } from '../engine/index.js';
 import { Widget, clampPoint, draggablePoint } from './base.js';
 import { bigReadouts, buttonRow, button, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
@@ -93,7 +94,7 @@ export class ImportanceSampling extends Widget {
       const t = this.targets[this.target];
       const result = importanceSample(t.logDensity, this.proposal(), this.draws, seededSource(this.seed));
       const psis = paretoSmoothedLogWeights(result.logWeights);
-      this.result = { ...result, khat: psis.k };
+      this.result = { ...result, khat: psis.k, khatMax: kHatThreshold(result.n, this.data.widgets.khat_max) };
       this.syncControls();
       this.draw();
       this.showReadouts();
@@ -117,7 +118,8 @@ export class ImportanceSampling extends Widget {
   showReadouts() {
     const r = this.result;
     const k = r.khat;
-    const { khat_max: khatMax, error_mcse_max: errorMax, high_ess_fraction: highEss } = this.data.widgets;
+    const { error_mcse_max: errorMax, high_ess_fraction: highEss } = this.data.widgets;
+    const khatMax = r.khatMax; // the bound for this many draws: 0.5 at 100, the cap 0.7 from about 2,200
     this.big.set('ess', `${fmt(r.ess, 1)}`);
     this.big.set('fraction', `${fmt((100 * r.ess) / r.n, 1)}%`);
     this.big.set('max', fmt(r.maxWeight, 4));
@@ -130,7 +132,7 @@ export class ImportanceSampling extends Widget {
     const off = Math.max(...z.map(Math.abs));
     this.say(`${r.n} draws from a ${this.family.replace('-', ' ')} proposal at (${fmt(this.centre[0], 2)}, ${fmt(this.centre[1], 2)}), seed ${this.seed}. `
       + (off > errorMax && r.ess > highEss * r.n ? 'High ESS, yet the estimate is many MCSEs off: the proposal misses mass it never sees.'
-        : k >= khatMax ? `k̂ ≥ ${khatMax}: the weights’ tail is too heavy to trust the estimate.` : ''));
+        : k >= khatMax ? `k̂ ≥ ${fmt(khatMax, 2)}, the bound for ${r.n} draws: the weights’ tail is too heavy to trust the estimate.` : ''));
   }
 
   invalidate() {
@@ -224,6 +226,7 @@ export class ImportanceSampling extends Widget {
       ess_fraction: r.ess / r.n,
       max_weight: r.maxWeight,
       khat: r.khat,
+      khat_max: r.khatMax,
       mean: r.mean,
       mcse: r.mcse,
       grid_mean: this.targets[this.target].grid.mean,
