@@ -55,6 +55,17 @@ def probability_vector(value, name):
     return weights
 
 
+def unit_interval_float(value, name):
+    """Return ``value`` as a float strictly between 0 and 1 (a probability, a level, a weight)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = np.nan
+    if not 0.0 < number < 1.0:           # NaN fails this too
+        raise ValueError(f"{name} must be a number in (0, 1); got {value!r}")
+    return number
+
+
 def positive_float(value, name):
     """Return ``value`` as a float, checking that it is finite and strictly positive."""
     number = float(value)

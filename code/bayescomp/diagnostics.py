@@ -19,6 +19,7 @@ in which case each function returns a float instead of an array.
 import numpy as np
 
 from ._chains import check_draws, lagged_products, per_param, positive_pair_count, split_chains
+from ._checks import unit_interval_float
 from ._special import beta_quantile, normal_quantile
 from .classic_diagnostics import potential_scale_reduction
 
@@ -234,7 +235,7 @@ def ess_quantile(draws, prob):
 
     Parameters and returned shape are those of :func:`ess_bulk`, plus ``prob`` in (0, 1).
     """
-    prob = _check_prob(prob)
+    prob = unit_interval_float(prob, "prob")
     return per_param(lambda x: _quantile_ess(x, prob), draws)
 
 
@@ -290,15 +291,9 @@ def mcse_quantile(draws, prob):
     :math:`\mathrm{MCSE} = (\theta_{(\lceil a_2 S\rceil)} - \theta_{(\lfloor a_1 S\rfloor)})/2`
     (Vehtari et al., 2021, section 4.4; as in ArviZ and posterior).
     """
-    prob = _check_prob(prob)
+    prob = unit_interval_float(prob, "prob")
     return per_param(lambda x: _mcse_quantile(x, prob), draws)
 
-
-def _check_prob(prob):
-    value = float(prob)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"prob must be a number in (0, 1); got {prob!r}")
-    return value
 
 
 def e_bfmi(energies):

@@ -10,7 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, generator, positive_definite_cholesky, positive_int
+from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_int,
+                      unit_interval_float)
 from .problem import design_matrix, sigmoid
 
 
@@ -54,8 +55,7 @@ def predictive_band(x_new, draws, weights, level=0.9):
     outcomes. The posterior predictive is the band's weighted mean, which can sit away from
     its median when the band is lopsided.
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1); got {level}")
+    level = unit_interval_float(level, "level")
     z_new = design_matrix(np.atleast_1d(np.asarray(x_new, dtype=float)))
     flat = as_finite_array(draws, "draws").reshape(-1, 2)
     weights = as_finite_array(weights, "weights").reshape(-1)

@@ -11,7 +11,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_float,
-                      positive_int)
+                      positive_int, unit_interval_float)
 from .gaussian import gaussian_logpdf
 from .importance import weighted_result
 
@@ -79,9 +79,7 @@ def defensive_mixture(main, fallback, fallback_weight):
     obeys :math:`p/q \le p/(\alpha q_{\mathrm{fallback}})`, so a bounded likelihood keeps the
     weights bounded whatever the main proposal misses (Hesterberg, 1995).
     """
-    alpha = positive_float(fallback_weight, "fallback_weight")
-    if alpha >= 1:
-        raise ValueError(f"fallback_weight must be in (0, 1); got {alpha}")
+    alpha = unit_interval_float(fallback_weight, "fallback_weight")
 
     def sample(n, rng):
         # One uniform per draw chooses the component; both components are drawn in full.

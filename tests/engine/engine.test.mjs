@@ -243,6 +243,7 @@ test('the k-hat bound for S draws is the package k_hat_threshold', () => {
   const g = golden.k_hat_thresholds;
   close(g.draws.map((n) => E.kHatThreshold(n, g.cap)), g.bound, 'min(1 - 1/log10 S, 0.7)');
   assert.ok(E.kHatThreshold(100, g.cap) < 0.55 && E.kHatThreshold(20000, g.cap) === g.cap);
+  assert.throws(() => E.kHatThreshold(1, g.cap), /at least 2 draws/);
 });
 
 test('Student-t and defensive-mixture proposal densities', () => {
@@ -539,6 +540,8 @@ test('dimension tuning follows the package\'s rule', () => {
     close([ours.rwmScale, ours.stepSize], [theirs.rwm_scale, theirs.step_size], `tuning d=${d}`, 1e-12);
     assert.equal(ours.nLeapfrog, theirs.n_leapfrog, `L at d=${d}`);
   });
+  // The constants come from the package's data; the engine keeps no copy of them.
+  assert.throws(() => E.dimensionTuning(4, {}), /positive rwmScale and pathLength/);
 });
 
 test('chi_d: mean, E[r^2] = d and density match the exact formulas', () => {

@@ -194,6 +194,7 @@ function gpdQuantiles(probs, k, sigma) {
  * the bound is stricter).
  */
 export function kHatThreshold(nDraws, cap) {
+  if (!(nDraws >= 2)) throw new Error(`kHatThreshold needs at least 2 draws; got ${nDraws}`);
   return Math.min(1 - 1 / Math.log10(nDraws), cap);
 }
 
