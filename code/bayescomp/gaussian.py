@@ -2,6 +2,7 @@
 import numpy as np
 
 from ._checks import as_finite_array, positive_definite_cholesky, probability_vector
+from ._portable_math import sum_last_axis
 from .problem import Target
 
 
@@ -41,8 +42,22 @@ def gaussian_logpdf(x, mean, cov):
     return -0.5 * (dim * np.log(2 * np.pi) + logdet + mahalanobis)
 
 
+def _fixed_order_product(centred, precision):
+    """``centred @ precision``, one row of ``precision`` at a time, as elementwise products and
+    sums: a point gets the same bits however many points come with it. (A BLAS ``@`` picks its
+    kernel by the batch's shape and the CPU: one chain and four chains then differ in the last
+    bit, and HMC's batched chains would not be its single chains.)"""
+    diagonal = np.diag(precision)
+    if np.array_equal(precision, np.diag(diagonal)):
+        return centred * diagonal
+    total = centred[..., :1] * precision[0]
+    for i in range(1, precision.shape[0]):
+        total = total + centred[..., i:i + 1] * precision[i]
+    return total
+
+
 def gaussian_target(mean, cov):
-    """A Gaussian target whose mean and covariance are known, for checking every method.
+    r"""A Gaussian target whose mean and covariance are known, for checking every method.
 
     Parameters
     ----------
@@ -52,17 +67,26 @@ def gaussian_target(mean, cov):
     Returns
     -------
     Target
+
+    Notes
+    -----
+    :math:`\log\tilde p(\theta) = -\tfrac12(\theta-\mu)^\top\Sigma^{-1}(\theta-\mu)` and
+    :math:`\nabla\log\tilde p = -\Sigma^{-1}(\theta-\mu)`, computed with elementwise operations
+    in a fixed order (no BLAS), so that each point's value does not depend on the batch it is
+    evaluated in: several chains run in lockstep equal the same chains run one at a time, bit
+    for bit, on every CPU.
     """
     mean = as_finite_array(mean, "mean", ndim=1)
     positive_definite_cholesky(cov, "cov", mean.size)
     precision = np.linalg.inv(np.asarray(cov, dtype=float))
+    precision = 0.5 * (precision + precision.T)   # exactly symmetric
+
+    def grad_log_density(theta):
+        return -_fixed_order_product(np.asarray(theta, dtype=float) - mean, precision)
 
     def log_density(theta):
         centred = np.asarray(theta, dtype=float) - mean
-        return -0.5 * np.einsum("...i,ij,...j->...", centred, precision, centred)
-
-    def grad_log_density(theta):
-        return -(np.asarray(theta, dtype=float) - mean) @ precision
+        return 0.5 * sum_last_axis(centred * grad_log_density(theta))
 
     def neg_hessian(theta):
         return precision.copy()
