@@ -26,9 +26,10 @@ def check_draws(draws, min_chains=1, min_draws=4):
 
 
 def per_param(statistic, draws, min_chains=1):
-    """Apply ``statistic`` ((chain, draw) -> float) to each parameter; a float for 2-D draws."""
+    """Apply ``statistic``, vectorized over the parameters ((chain, draw, param) -> (param,)), to
+    checked draws; a float for 2-D draws."""
     draws, single = check_draws(draws, min_chains)
-    values = np.array([statistic(draws[:, :, p]) for p in range(draws.shape[2])])
+    values = np.asarray(statistic(draws), dtype=float)
     return float(values[0]) if single else values
 
 
@@ -44,7 +45,8 @@ def split_chains(draws):
 
 
 def lagged_products(centred):
-    r"""Sums :math:`\sum_t x_t x_{t+k}` for every lag :math:`k = 0, \dots, n-1` along axis 1.
+    r"""Sums :math:`\sum_t x_t x_{t+k}` for every lag :math:`k = 0, \dots, n-1` along axis 1
+    (any axes after it are separate series).
 
     The FFT of the series zero-padded to :math:`2n` gives them all in :math:`O(n\log n)`; the
     padding keeps the end of the series from wrapping around onto its start (Press et al., 2007,
@@ -73,3 +75,24 @@ def positive_pair_count(rho, stop_at_zero=False):
     pair_sums = rho[:-1:2] + rho[1::2]
     stops = np.flatnonzero(pair_sums <= 0 if stop_at_zero else pair_sums < 0)
     return (int(stops[0]) if stops.size else pair_sums.size), pair_sums
+
+
+def step_noise(rngs, n_chain):
+    r"""A function ``dim -> (normals (n_chain, dim), uniforms (n_chain,))`` that draws one step's
+    random numbers for every chain: :math:`\varepsilon \sim N(0, I)`, then :math:`u \sim U(0, 1)`.
+
+    ``rngs`` is either one generator per chain, each drawing its chain's normals and then its
+    uniform (the book's protocol: chain ``c`` is then the chain a single run with ``rngs[c]``
+    gives), or one generator for all chains, drawing every chain's normals and then every
+    chain's uniform (much faster for many chains). With one chain the two are the same.
+    """
+    if isinstance(rngs, np.random.Generator):
+        return lambda dim: (rngs.standard_normal((n_chain, dim)), rngs.random(n_chain))
+
+    def own(dim):
+        normals, uniforms = np.empty((n_chain, dim)), np.empty(n_chain)
+        for c, rng in enumerate(rngs):
+            normals[c] = rng.standard_normal(dim)
+            uniforms[c] = rng.random()
+        return normals, uniforms
+    return own

@@ -110,13 +110,15 @@ def generator(rng, name="rng"):
 
 
 def chain_settings(starts, rngs, n_steps, n_warmup):
-    """Check a multi-chain run: one start row and one generator per chain, and a warm-up that
-    leaves at least one draw. Returns ``(starts, rngs, n_steps, n_warmup)``."""
+    """Check a multi-chain run: one start row per chain, one generator per chain (or one
+    generator for them all), and a warm-up that leaves at least one draw. Returns
+    ``(starts, rngs, n_steps, n_warmup)``."""
     starts = as_finite_array(starts, "starts", ndim=2)
-    if len(rngs) != len(starts):
-        raise ValueError(f"rngs must hold one generator per start ({len(starts)}); "
-                         f"got {len(rngs)}")
-    rngs = [generator(rng, f"rngs[{c}]") for c, rng in enumerate(rngs)]
+    if not isinstance(rngs, np.random.Generator):
+        if len(rngs) != len(starts):
+            raise ValueError(f"rngs must be one np.random.Generator for all chains or hold one "
+                             f"generator per start ({len(starts)}); got {len(rngs)}")
+        rngs = [generator(rng, f"rngs[{c}]") for c, rng in enumerate(rngs)]
     n_steps = positive_int(n_steps, "n_steps")
     n_warmup = integer_in_range(n_warmup, "n_warmup", 0, n_steps, "n_steps")
     return starts, rngs, n_steps, n_warmup

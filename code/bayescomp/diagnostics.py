@@ -34,40 +34,50 @@ _ONE_SD = (0.1586553, 0.8413447)
 
 
 def _average_ranks(values):
-    """Ranks 1..n of a flat array, tied values sharing the average of their ranks."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    # Each run of equal values is one group; its members share the mean of its rank range.
-    new_group = np.r_[True, ordered[1:] != ordered[:-1]]
-    starts = np.flatnonzero(new_group)
-    ends = np.r_[starts[1:], values.size]
-    group = np.cumsum(new_group) - 1
-    ranks = np.empty(values.size)
-    ranks[order] = ((starts + 1 + ends) / 2)[group]
-    return ranks
+    """Ranks 1..n along the last axis of ``(K, n)`` values, row by row, tied values sharing the
+    average of their ranks; returned doubled, as whole numbers 2..2n."""
+    n_rows, n = values.shape
+    # Tied values share one rank, so the sort need not be stable.
+    order = np.argsort(values, axis=-1)
+    ordered = np.take_along_axis(values, order, axis=-1)
+    # Each run of equal values in a row is one group, and every row starts a new one, so the
+    # rows can be handled as one flat sequence.
+    new_group = np.ones(values.shape, dtype=bool)
+    new_group[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    flat = new_group.ravel()
+    starts = np.flatnonzero(flat)
+    ends = np.r_[starts[1:], flat.size]
+    # A group's members share the mean of its ranks (start + 1 .. end within the row).
+    row_offset = starts // n * n
+    group_rank = starts + 1 + ends - 2 * row_offset
+    doubled = np.empty(values.shape, dtype=np.int64)
+    np.put_along_axis(doubled, order, np.repeat(group_rank, ends - starts).reshape(values.shape),
+                      axis=-1)
+    return doubled
 
 
 def _rank_normalize(x):
-    r"""Normal scores of the ranks pooled over all chains, in the shape of ``x``.
+    r"""Normal scores of the ranks pooled over all chains, per column of ``(chain, draw, K)``.
 
     :math:`z = \Phi^{-1}((r - 3/8)/(S + 1/4))`, Blom's (1958) offset for :math:`S` values.
     """
-    ranks = _average_ranks(x.ravel())
-    return normal_quantile((ranks - 3 / 8) / (x.size + 1 / 4)).reshape(x.shape)
-
-
-def _rhat(x):
-    """R-hat of (chain, draw) values that are already split."""
-    return float(potential_scale_reduction(x[..., None])[0])
+    size = x.shape[0] * x.shape[1]
+    rows = x.reshape(size, -1).T          # one row of S pooled draws per column
+    # An average rank is a multiple of 1/2, so each score is looked up in a table of the 2S
+    # possible ones: the same values as evaluating the quantile at every draw, much faster.
+    scores = normal_quantile((np.arange(2, 2 * size + 1) / 2 - 3 / 8) / (size + 1 / 4))
+    return scores[_average_ranks(rows) - 2].T.reshape(x.shape)
 
 
 def _rank_rhat(x):
-    """Bulk and folded rank-normalized split R-hat of one parameter; the larger of the two."""
+    """Bulk and folded rank-normalized split R-hat of ``(chain, draw, K)``; the larger of the two
+    per column."""
     split = split_chains(x)
-    bulk = _rhat(_rank_normalize(split))
+    bulk = potential_scale_reduction(_rank_normalize(split))
     # Folding around the median turns a difference in scale into a difference in location.
-    folded = _rhat(_rank_normalize(np.abs(split - np.median(split))))
-    return max(bulk, folded)
+    folded = potential_scale_reduction(_rank_normalize(np.abs(split - np.median(split, axis=(0, 1)))))
+    # fmax: a folded NaN (all folded draws tie) leaves the bulk value; both NaN stay NaN.
+    return np.fmax(bulk, folded)
 
 
 def rank_normalized_rhat(draws):
@@ -103,29 +113,34 @@ def _geyer_tau(rho):
     r"""Integrated autocorrelation time by Geyer's (1992) initial positive and monotone sequence.
 
     ``rho`` holds :math:`\hat\rho_t` for every lag :math:`t = 0, 1, \dots` of the chains, with
-    :math:`\hat\rho_0 = 1`. With :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}`, the pairs
-    :math:`k = 0, \dots, K` before the first one that is not positive are kept and capped to be
-    monotone, :math:`\tilde P_k = \min_{j\le k} P_j`, and
+    :math:`\hat\rho_0 = 1`, one column per series: shape ``(lag, K)``. With
+    :math:`P_k = \hat\rho_{2k} + \hat\rho_{2k+1}`, the pairs :math:`k = 0, \dots, K` before the
+    first one that is not positive are kept and capped to be monotone,
+    :math:`\tilde P_k = \min_{j\le k} P_j`, and
     :math:`\hat\tau = -1 + 2\sum_{k=0}^{K}\tilde P_k + \max(\hat\rho_{2K+2}, 0)`: the even lag
     of the first pair left out counts when it is positive. At the end of the series the edge
     rules of Stan and ArviZ apply.
     """
     # Pairs that fit before the last two lags; stop at the first pair that is not positive.
-    n_pairs = max(1, int(np.ceil((rho.size - 2) / 2)))
-    n_positive, pair_sums = positive_pair_count(rho[:2 * n_pairs], stop_at_zero=True)
-    stop = min(n_positive + 1, n_pairs)
-    # Initial monotone sequence: each kept pair is capped by the one before it.
-    kept = np.minimum.accumulate(pair_sums[:stop - 1])
+    n_pairs = max(1, int(np.ceil((rho.shape[0] - 2) / 2)))
+    pair_sums = rho[:2 * n_pairs:2] + rho[1:2 * n_pairs:2]
+    stops_here = pair_sums <= 0
+    n_positive = np.where(stops_here.any(axis=0), stops_here.argmax(axis=0), n_pairs)
+    stop = np.minimum(n_positive + 1, n_pairs)
+    # Initial monotone sequence: each kept pair is capped by the ones before it.
+    kept = np.arange(n_pairs)[:, None] < stop - 1
+    kept_sum = np.where(kept, np.minimum.accumulate(pair_sums, axis=0), 0.0).sum(axis=0)
     # The first pair left out still adds its even lag once, unless that lag is not positive
     # and the pair's sum is negative (the edge rule of Stan and ArviZ).
-    last_even = 1.0 if stop == 1 else rho[2 * (stop - 1)]
-    if stop > 1 and last_even <= 0 and pair_sums[stop - 1] < 0:
-        last_even = 0.0
-    return -1.0 + 2.0 * kept.sum() + last_even
+    column = np.arange(rho.shape[1])
+    last_even = np.where(stop == 1, 1.0, rho[2 * (stop - 1), column])
+    dropped = (stop > 1) & (last_even <= 0) & (pair_sums[stop - 1, column] < 0)
+    return -1.0 + 2.0 * kept_sum + np.where(dropped, 0.0, last_even)
 
 
 def _multichain_autocorrelation(x):
-    r"""The autocorrelation of (chain, draw) values, measured against the pooled variance.
+    r"""The autocorrelation of ``(chain, draw, K)`` values, measured against the pooled variance,
+    one column per series: shape ``(lag, K)``.
 
     With :math:`s_m^2` and :math:`\hat\rho_{t,m}` the variance and lag-:math:`t` autocorrelation
     of chain :math:`m`, :math:`W` their mean variance and :math:`\widehat{\mathrm{var}}^+` the
@@ -133,25 +148,27 @@ def _multichain_autocorrelation(x):
     :math:`\hat\rho_t = 1 - (W - \frac1M\sum_m s_m^2\hat\rho_{t,m})/\widehat{\mathrm{var}}^+`
     (Stan Reference Manual, "Effective sample size"; Vehtari et al., 2021, section 3.2).
     """
-    n_chain, n_draw = x.shape
+    n_chain, n_draw = x.shape[:2]
     acov = lagged_products(x - x.mean(axis=1, keepdims=True)) / n_draw
-    within = acov[:, 0].mean() * n_draw / (n_draw - 1.0)
+    within = acov[:, 0].mean(axis=0) * n_draw / (n_draw - 1.0)
     var_plus = within * (n_draw - 1.0) / n_draw
     if n_chain > 1:
-        var_plus += x.mean(axis=1).var(ddof=1)
+        var_plus = var_plus + x.mean(axis=1).var(axis=0, ddof=1)
     rho = 1.0 - (within - acov.mean(axis=0)) / var_plus
     rho[0] = 1.0
     return rho
 
 
 def _ess(x):
-    r"""ESS of (chain, draw) values: :math:`S/\hat\tau` from the multi-chain autocorrelation."""
-    total = x.size
-    if np.ptp(x) < np.finfo(float).resolution:
-        return float(total)  # a constant series: every draw counts (ArviZ's convention)
+    r"""ESS of ``(chain, draw, K)`` values, per column: :math:`S/\hat\tau` from the multi-chain
+    autocorrelation."""
+    total = x.shape[0] * x.shape[1]
+    # A constant series: every draw counts (ArviZ's convention); its autocorrelation is 0/0.
+    constant = np.ptp(x, axis=(0, 1)) < np.finfo(float).resolution
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = _geyer_tau(_multichain_autocorrelation(x))
     # The floor 1/log10(S) keeps antithetic chains from reporting an absurdly large ESS.
-    tau = max(_geyer_tau(_multichain_autocorrelation(x)), 1.0 / np.log10(total))
-    return total / tau
+    return np.where(constant, float(total), total / np.maximum(tau, 1.0 / np.log10(total)))
 
 
 def _bulk_ess(x):
@@ -159,12 +176,12 @@ def _bulk_ess(x):
 
 
 def _quantile_ess(x, prob):
-    # The ESS of the indicator I(theta <= q) at the empirical quantile q.
-    return _ess(split_chains((x <= np.quantile(x, prob)).astype(float)))
+    # The ESS of the indicator I(theta <= q) at the empirical quantile q of each column.
+    return _ess(split_chains((x <= np.quantile(x, prob, axis=(0, 1))).astype(float)))
 
 
 def _tail_ess(x):
-    return min(_quantile_ess(x, prob) for prob in TAIL_PROBS)
+    return np.minimum(*(_quantile_ess(x, prob) for prob in TAIL_PROBS))
 
 
 def ess_bulk(draws):
@@ -252,19 +269,22 @@ def mcse_mean(draws):
     rests on a Markov-chain central limit theorem, which needs a finite variance and a chain
     that forgets its start fast enough; no estimate from the draws can check either.
     """
-    return per_param(lambda x: float(np.std(x, ddof=1) / np.sqrt(_ess(split_chains(x)))), draws)
+    return per_param(lambda x: np.std(x, axis=(0, 1), ddof=1) / np.sqrt(_ess(split_chains(x))),
+                     draws)
 
 
 def _mcse_quantile(x, prob):
     # The quantile's probability is uncertain by a Beta(ESS p + 1, ESS (1 - p) + 1); map the
-    # central +-1 sd interval of that Beta through the sorted draws.
-    ess = _quantile_ess(x, prob)
-    low, high = (beta_quantile(q, ess * prob + 1, ess * (1 - prob) + 1) for q in _ONE_SD)
-    ordered = np.sort(x, axis=None)
-    size = ordered.size
-    lower = ordered[int(np.floor(max(low * size - 1, 0)))]
-    upper = ordered[int(np.ceil(min(high * size - 1, size - 1)))]
-    return float((upper - lower) / 2)
+    # central +-1 sd interval of that Beta through each column's sorted draws.
+    ordered = np.sort(x.reshape(-1, *x.shape[2:]), axis=0)
+    size = ordered.shape[0]
+    half_widths = []
+    for column, ess in enumerate(_quantile_ess(x, prob)):
+        low, high = (beta_quantile(q, ess * prob + 1, ess * (1 - prob) + 1) for q in _ONE_SD)
+        lower = ordered[int(np.floor(max(low * size - 1, 0))), column]
+        upper = ordered[int(np.ceil(min(high * size - 1, size - 1))), column]
+        half_widths.append((upper - lower) / 2)
+    return np.array(half_widths)
 
 
 def mcse_quantile(draws, prob):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ._checks import as_finite_array, positive_definite_cholesky, probability_vector
-from ._portable_math import sum_last_axis
+from ._portable_math import sum_last_axis, vector_matrix_product
 from .problem import Target
 
 
@@ -42,20 +42,6 @@ def gaussian_logpdf(x, mean, cov):
     return -0.5 * (dim * np.log(2 * np.pi) + logdet + mahalanobis)
 
 
-def _fixed_order_product(centred, precision):
-    """``centred @ precision``, one row of ``precision`` at a time, as elementwise products and
-    sums: a point gets the same bits however many points come with it. (A BLAS ``@`` picks its
-    kernel by the batch's shape and the CPU: one chain and four chains then differ in the last
-    bit, and HMC's batched chains would not be its single chains.)"""
-    diagonal = np.diag(precision)
-    if np.array_equal(precision, np.diag(diagonal)):
-        return centred * diagonal
-    total = centred[..., :1] * precision[0]
-    for i in range(1, precision.shape[0]):
-        total = total + centred[..., i:i + 1] * precision[i]
-    return total
-
-
 def gaussian_target(mean, cov):
     r"""A Gaussian target whose mean and covariance are known, for checking every method.
 
@@ -82,7 +68,7 @@ def gaussian_target(mean, cov):
     precision = 0.5 * (precision + precision.T)   # exactly symmetric
 
     def grad_log_density(theta):
-        return -_fixed_order_product(np.asarray(theta, dtype=float) - mean, precision)
+        return -vector_matrix_product(np.asarray(theta, dtype=float) - mean, precision)
 
     def log_density(theta):
         centred = np.asarray(theta, dtype=float) - mean

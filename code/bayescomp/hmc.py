@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._chains import step_noise
 from ._checks import as_finite_array, chain_settings, generator, positive_float, positive_int
 from ._portable_math import log as portable_log
 from ._portable_math import sum_last_axis
@@ -218,19 +219,19 @@ def _run(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, 
                                                                     n_leapfrog, mass)
     n_chain, dim = starts.shape
     momentum_scale = np.sqrt(1.0 / inverse_mass)
+    noise = step_noise(rngs, n_chain)
     state = (starts, -log_density(starts), grad_log_density(starts))
     draws = np.empty((n_chain, n_steps, dim))
     records = {name: np.empty((n_chain, n_steps)) for name in ("error", "energy")}
     accepted, divergent = (np.zeros((n_chain, n_steps), dtype=bool) for _ in range(2))
-    momentum, log_u = np.empty((n_chain, dim)), np.empty(n_chain)
     # A divergent trajectory may overflow; it is then rejected, so NumPy need not warn.
     with np.errstate(over="ignore", invalid="ignore"):
         for step in range(n_steps):
-            # Each chain's own generator: the momentum first, then the uniform.
-            for c, rng in enumerate(rngs):
-                momentum[c] = momentum_scale * rng.standard_normal(dim)
-                # log u with the portable log, so the JavaScript engine's replay is exact.
-                log_u[c] = portable_log(rng.random())
+            # The momentum first, then the uniform (bayescomp._chains.step_noise).
+            normals, uniforms = noise(dim)
+            momentum = momentum_scale * normals
+            # log u with the portable log, so the JavaScript engine's replay is exact.
+            log_u = portable_log(uniforms)
             state, error, accepted[:, step], divergent[:, step], energy = hmc_transition(
                 log_density, grad_log_density, state, momentum, log_u,
                 (step_size, n_leapfrog, inverse_mass))
@@ -304,7 +305,8 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
         As for :func:`hmc_chain`.
     starts, n_steps, rngs, n_warmup
         As for :func:`bayescomp.metropolis.run_chains`: a ``(chain, d)`` array of starts, steps
-        per chain with the warm-up, one generator per chain, and the draws to discard.
+        per chain with the warm-up, one generator per chain (or one for all chains), and the
+        draws to discard.
 
     Returns
     -------
@@ -314,9 +316,11 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     Notes
     -----
     The chains advance together, one vectorized gradient call per leapfrog step for all of
-    them, but each uses only its own generator, in the order of :func:`hmc_chain`; so chain
-    ``c`` is the chain :func:`hmc_chain` gives from ``starts[c]`` and ``rngs[c]`` (bit for bit
-    when the target's arithmetic does not depend on the batch, as the hierarchical targets').
+    them. With one generator per chain, each uses only its own, in the order of
+    :func:`hmc_chain`; so chain ``c`` is the chain :func:`hmc_chain` gives from ``starts[c]``
+    and ``rngs[c]``, bit for bit when the target's arithmetic does not depend on the batch (the
+    package's Gaussian and hierarchical targets). With one shared generator, each step draws
+    every chain's momentum, then every chain's uniform: much faster for many chains.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
     draws, accepted, errors, divergent, energies = _run(

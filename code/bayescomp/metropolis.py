@@ -6,7 +6,9 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from ._chains import step_noise
 from ._checks import as_finite_array, chain_settings, cholesky_factor, generator, positive_int
+from ._portable_math import vector_matrix_product
 
 
 class ChainResult(NamedTuple):
@@ -45,13 +47,66 @@ class ChainsResult(NamedTuple):
     accept_rates: np.ndarray
 
 
+def metropolis_transition(log_density, state, normals, log_u, proposal_chol):
+    r"""One random-walk Metropolis step of one chain or of several in lockstep.
+
+    Parameters
+    ----------
+    log_density : callable
+        Vectorized over leading axes.
+    state : tuple of ndarray
+        ``(position, value)``: shapes ``(..., d)`` and ``(...)``, with
+        ``value = log_density(position)``.
+    normals : ndarray, shape (..., d)
+        :math:`\varepsilon \sim N(0, I)`.
+    log_u : ndarray, shape (...)
+        :math:`\log u` with :math:`u \sim U(0, 1)`.
+    proposal_chol : ndarray, shape (d, d)
+        :math:`L`, lower triangular.
+
+    Returns
+    -------
+    state : tuple of ndarray
+        The next ``(position, value)``.
+    proposal : ndarray, shape (..., d)
+    accepted : ndarray of bool, shape (...)
+    """
+    position, value = state
+    # Propose theta' = theta + L eps (in a fixed order of operations, see _portable_math).
+    proposal = position + vector_matrix_product(normals, proposal_chol.T)
+    proposed_value = log_density(proposal)
+    # The proposal is symmetric, so the Hastings ratio is the ratio of target densities.
+    accepted = log_u < proposed_value - value
+    state = (np.where(accepted[..., None], proposal, position),
+             np.where(accepted, proposed_value, value))
+    return state, proposal, accepted
+
+
+def _walk(log_density, starts, proposal_chol, n_steps, rngs):
+    """Run one chain per row of ``starts`` in lockstep; return draws, proposals and decisions,
+    each ``(chain, step, ...)``."""
+    n_chain, dim = starts.shape
+    chol = cholesky_factor(proposal_chol, "proposal_chol", dim)
+    noise = step_noise(rngs, n_chain)
+    state = (starts, log_density(starts))
+    draws, proposals = np.empty((n_chain, n_steps, dim)), np.empty((n_chain, n_steps, dim))
+    accepted = np.zeros((n_chain, n_steps), dtype=bool)
+    for step in range(n_steps):
+        # The draw order (normal step first, then the uniform) is part of the protocol.
+        normals, uniforms = noise(dim)
+        state, proposals[:, step], accepted[:, step] = metropolis_transition(
+            log_density, state, normals, np.log(uniforms), chol)
+        draws[:, step] = state[0]
+    return draws, proposals, accepted
+
+
 def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_proposals=False):
     r"""Run one random-walk Metropolis chain.
 
     Parameters
     ----------
     log_density : callable
-        ``theta (d,) -> float``, an unnormalized log target.
+        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized over leading axes.
     start : array_like, shape (d,)
     proposal_chol : array_like, shape (d, d)
         Lower Cholesky factor :math:`L` of the proposal covariance.
@@ -68,44 +123,34 @@ def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_pro
     -----
     Each step draws :math:`\varepsilon \sim N(0, I)` and then :math:`u \sim U(0,1)`, proposes
     :math:`\theta' = \theta + L\varepsilon`, and moves when
-    :math:`\log u < \log\tilde p(\theta') - \log\tilde p(\theta)`. The proposal is symmetric, so
-    this acceptance rule satisfies detailed balance with respect to :math:`p`
-    (Metropolis et al., 1953; Gelman et al., 2013, section 11.2).
+    :math:`\log u < \log\tilde p(\theta') - \log\tilde p(\theta)`
+    (:func:`metropolis_transition`). The proposal is symmetric, so this acceptance rule
+    satisfies detailed balance with respect to :math:`p` (Metropolis et al., 1953; Gelman et al.,
+    2013, section 11.2).
     """
-    current = as_finite_array(start, "start", ndim=1)
-    chol = cholesky_factor(proposal_chol, "proposal_chol", current.size)
-    n_steps = positive_int(n_steps, "n_steps")
-    rng = generator(rng)
-    current_log_density = log_density(current)
-    draws = np.empty((n_steps, current.size))
-    proposals = np.empty_like(draws)
-    accepted = np.zeros(n_steps, dtype=bool)
-    for step in range(n_steps):
-        # The draw order (normal step first, then the uniform) is part of the protocol.
-        proposal = current + chol @ rng.standard_normal(current.size)
-        log_u = np.log(rng.random())
-        proposal_log_density = log_density(proposal)
-        if log_u < proposal_log_density - current_log_density:
-            current, current_log_density = proposal, proposal_log_density
-            accepted[step] = True
-        draws[step], proposals[step] = current, proposal
+    start = as_finite_array(start, "start", ndim=1)
+    draws, proposals, accepted = _walk(log_density, start[None], proposal_chol,
+                                       positive_int(n_steps, "n_steps"), [generator(rng)])
     if record_proposals:
-        return ChainResult(draws, float(accepted.mean()), proposals, accepted)
-    return ChainResult(draws, float(accepted.mean()))
+        return ChainResult(draws[0], float(accepted[0].mean()), proposals[0], accepted[0])
+    return ChainResult(draws[0], float(accepted[0].mean()))
 
 
 def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0):
-    """Run one Metropolis chain per start, each with its own generator.
+    """Run one Metropolis chain per start, all in lockstep.
 
     Parameters
     ----------
     log_density : callable
+        Vectorized over leading axes.
     starts : array_like, shape (chain, d)
     proposal_chol : array_like, shape (d, d)
     n_steps : int
         Total steps per chain, warm-up included.
-    rngs : sequence of np.random.Generator
-        One generator per chain, so chains are independent and reproducible.
+    rngs : sequence of np.random.Generator, or np.random.Generator
+        One generator per chain, so chains are independent and each is reproducible on its own;
+        or one generator for all of them, much faster for many chains (say, many replicates of
+        a run).
     n_warmup : int
         Leading draws to discard from each chain.
 
@@ -113,9 +158,16 @@ def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0):
     -------
     ChainsResult
         Draws of shape ``(chain, n_steps - n_warmup, d)``.
+
+    Notes
+    -----
+    The chains advance together, one vectorized call of ``log_density`` per step for all of
+    them. With one generator per chain, each uses only its own, in the order of
+    :func:`metropolis_chain`, so chain ``c`` is the chain :func:`metropolis_chain` gives from
+    ``starts[c]`` and ``rngs[c]``, bit for bit when the target's arithmetic does not depend on
+    the batch (the package's Gaussian and hierarchical targets). With one shared generator,
+    each step draws every chain's normals, then every chain's uniform.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
-    chains = [metropolis_chain(log_density, start, proposal_chol, n_steps, rng)
-              for start, rng in zip(starts, rngs)]
-    return ChainsResult(np.stack([c.draws[n_warmup:] for c in chains]),
-                        np.array([c.accept_rate for c in chains]))
+    draws, _, accepted = _walk(log_density, starts, proposal_chol, n_steps, rngs)
+    return ChainsResult(draws[:, n_warmup:], accepted.mean(axis=1))

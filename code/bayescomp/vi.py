@@ -77,14 +77,16 @@ class _Adam:
 
 
 def _gaussian_entropy(log_diag):
-    """Entropy of a Gaussian whose covariance factor has diagonal ``exp(log_diag)``."""
-    return log_diag.sum() + 0.5 * log_diag.size * (1 + np.log(2 * np.pi))
+    """Entropy of a Gaussian whose covariance factor has diagonal ``exp(log_diag)`` (the last
+    axis)."""
+    return log_diag.sum(axis=-1) + 0.5 * log_diag.shape[-1] * (1 + np.log(2 * np.pi))
 
 
 def _reparameterized(grad_log_density, mean, sd, noise):
     # The chain rule through theta = m + s * noise; +1 is the gradient of the entropy sum(log s).
-    grad = grad_log_density(mean + sd * noise)
-    return ELBOGradient(grad.mean(axis=0), (grad * sd * noise).mean(axis=0) + 1.0)
+    # Draws are on axis -2: (S, d), or (fit, S, d) for several fits at once.
+    grad = grad_log_density(mean[..., None, :] + sd[..., None, :] * noise)
+    return ELBOGradient(grad.mean(axis=-2), (grad * sd[..., None, :] * noise).mean(axis=-2) + 1.0)
 
 
 def _check_gaussian(mean, sd, noise):
@@ -190,6 +192,31 @@ def _check_average(n_average, n_steps):
     return integer_in_range(n_average, "n_average", 0, n_steps, "n_steps", inclusive=True)
 
 
+def _check_init_mean(init_mean):
+    """A start of shape (d,) for one fit, or (fit, d) for several fits run at once."""
+    mean = as_finite_array(init_mean, "init_mean")
+    if mean.ndim not in (1, 2):
+        raise ValueError(f"init_mean must have shape (d,) for one fit or (fit, d) for several; "
+                         f"got shape {mean.shape}")
+    return mean
+
+
+def _averaging(n_steps, n_average):
+    """Polyak-Ruppert averaging of the last ``n_average`` iterates: ``add(step, values)`` and
+    ``result(last)`` (the average, or the last iterate when there is nothing to average)."""
+    totals = []
+
+    def add(step, values):
+        if step < n_steps - n_average:
+            return
+        if not totals:
+            totals.extend(np.zeros_like(value) for value in values)
+        for total, value in zip(totals, values):
+            total += value / n_average
+
+    return add, lambda last: tuple(totals) if n_average else last
+
+
 def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps, rng,
                   n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8, n_average=0,
                   track_elbo=True):
@@ -199,10 +226,14 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     ----------
     log_density, grad_log_density : callable
         The unnormalized log target and its gradient, both vectorized over leading axes.
-    init_mean, init_log_sd : array_like, shape (d,)
+    init_mean, init_log_sd : array_like, shape (d,) or (fit, d)
+        One start, or one per fit for several independent fits run at once (say, replicates
+        with different random numbers): every result then has the fit as its leading axis.
     n_steps : int
         Adam steps.
     rng : np.random.Generator
+        It draws each step's noise, of shape ``(n_samples, d)``, or ``(fit, n_samples, d)``
+        for several fits.
     n_samples : int
         Draws of :math:`\varepsilon` per step.
     lr, betas, eps : float, tuple, float
@@ -237,31 +268,31 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     estimated with ``n_samples`` draws per step by :func:`reparameterization_gradient`
     (Blei et al., 2017).
     """
-    mean = as_finite_array(init_mean, "init_mean", ndim=1)
+    mean = _check_init_mean(init_mean)
     log_sd = as_finite_array(init_log_sd, "init_log_sd", shape=mean.shape)
     n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
     n_average = _check_average(n_average, n_steps)
     adam_mean = _Adam(mean.shape, lr, betas, eps)
     adam_log_sd = _Adam(mean.shape, lr, betas, eps)
-    elbo = np.empty(n_steps) if track_elbo else None
-    mean_path, log_sd_path = np.empty((n_steps, mean.size)), np.empty((n_steps, mean.size))
-    averaged = [np.zeros_like(mean), np.zeros_like(mean)]
+    elbo = np.empty((n_steps,) + mean.shape[:-1]) if track_elbo else None
+    mean_path, log_sd_path = np.empty((n_steps,) + mean.shape), np.empty((n_steps,) + mean.shape)
+    add_to_average, averaged = _averaging(n_steps, n_average)
     for step in range(n_steps):
         # Reparameterize: the draws are a deterministic function of (m, log s) and noise.
-        noise = rng.standard_normal((n_samples, mean.size))
+        noise = rng.standard_normal(mean.shape[:-1] + (n_samples, mean.shape[-1]))
         sd = np.exp(log_sd)
         if track_elbo:
-            elbo[step] = log_density(mean + sd * noise).mean() + _gaussian_entropy(log_sd)
+            elbo[step] = (log_density(mean[..., None, :] + sd[..., None, :] * noise).mean(axis=-1)
+                          + _gaussian_entropy(log_sd))
         gradient = _reparameterized(grad_log_density, mean, sd, noise)
         mean = adam_mean.ascend(mean, gradient.mean)
         log_sd = adam_log_sd.ascend(log_sd, gradient.log_sd)
         mean_path[step], log_sd_path[step] = mean, log_sd
-        if step >= n_steps - n_average:
-            for total, value in zip(averaged, (mean, log_sd)):
-                total += value / n_average
-    if n_average:
-        mean, log_sd = averaged
-    return MeanFieldResult(mean, np.exp(log_sd), elbo, mean_path, np.exp(log_sd_path))
+        add_to_average(step, (mean, log_sd))
+    mean, log_sd = averaged((mean, log_sd))
+    # Several fits: each result's leading axis is the fit (paths: (fit, step, d)).
+    return MeanFieldResult(mean, np.exp(log_sd), None if elbo is None else np.moveaxis(elbo, 0, -1),
+                           np.moveaxis(mean_path, 0, -2), np.exp(np.moveaxis(log_sd_path, 0, -2)))
 
 
 def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, rng,
@@ -271,9 +302,10 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     Parameters
     ----------
     log_density, grad_log_density : callable
-    init_mean : array_like, shape (d,)
+    init_mean : array_like, shape (d,) or (fit, d)
+        As for :func:`mean_field_vi`: one start, or one per fit for several fits at once.
     init_chol : array_like, shape (d, d)
-        Lower triangular with a positive diagonal.
+        Lower triangular with a positive diagonal; the start of every fit.
     n_steps, rng, n_samples, lr, betas, eps
         As for :func:`mean_field_vi`.
     n_average : int
@@ -292,30 +324,29 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     :math:`\operatorname{diag}(1/L_{ii})` from the entropy :math:`\sum_i\log L_{ii}`; the chain
     rule multiplies the diagonal entries by :math:`L_{ii}` (Titsias and Lázaro-Gredilla, 2014).
     """
-    mean = as_finite_array(init_mean, "init_mean", ndim=1)
-    dim = mean.size
+    mean = _check_init_mean(init_mean)
+    dim = mean.shape[-1]
     chol = cholesky_factor(init_chol, "init_chol", dim)
     n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
     n_average = _check_average(n_average, n_steps)
-    lower = np.tril(chol, -1)
-    log_diag = np.log(np.diag(chol))
-    adams = [_Adam(shape, lr, betas, eps) for shape in (dim, (dim, dim), dim)]
-    elbo = np.empty(n_steps)
-    averaged = [np.zeros(dim), np.zeros((dim, dim)), np.zeros(dim)]
+    lower = np.broadcast_to(np.tril(chol, -1), mean.shape + (dim,)).copy()
+    log_diag = np.broadcast_to(np.log(np.diag(chol)), mean.shape).copy()
+    adams = [_Adam(part.shape, lr, betas, eps) for part in (mean, lower, log_diag)]
+    elbo = np.empty((n_steps,) + mean.shape[:-1])
+    add_to_average, averaged = _averaging(n_steps, n_average)
     for step in range(n_steps):
-        noise = rng.standard_normal((n_samples, dim))
-        factor = lower + np.diag(np.exp(log_diag))
-        theta = mean + noise @ factor.T
+        noise = rng.standard_normal(mean.shape[:-1] + (n_samples, dim))
+        factor = lower + np.exp(log_diag)[..., None, :] * np.eye(dim)
+        theta = mean[..., None, :] + noise @ np.swapaxes(factor, -1, -2)
         grad = grad_log_density(theta)
-        elbo[step] = log_density(theta).mean() + _gaussian_entropy(log_diag)
-        grad_factor = grad.T @ noise / n_samples
-        mean = adams[0].ascend(mean, grad.mean(axis=0))
+        elbo[step] = log_density(theta).mean(axis=-1) + _gaussian_entropy(log_diag)
+        grad_factor = np.swapaxes(grad, -1, -2) @ noise / n_samples
+        mean = adams[0].ascend(mean, grad.mean(axis=-2))
         lower = np.tril(adams[1].ascend(lower, np.tril(grad_factor, -1)), -1)
-        log_diag = adams[2].ascend(log_diag, np.diag(grad_factor) * np.exp(log_diag) + 1.0)
-        if step >= n_steps - n_average:
-            for total, value in zip(averaged, (mean, lower, log_diag)):
-                total += value / n_average
-    if n_average:
-        mean, lower, log_diag = averaged
-    factor = lower + np.diag(np.exp(log_diag))
-    return FullRankResult(mean, factor, factor @ factor.T, elbo)
+        log_diag = adams[2].ascend(log_diag, np.diagonal(grad_factor, axis1=-2, axis2=-1)
+                                   * np.exp(log_diag) + 1.0)
+        add_to_average(step, (mean, lower, log_diag))
+    mean, lower, log_diag = averaged((mean, lower, log_diag))
+    factor = lower + np.exp(log_diag)[..., None, :] * np.eye(dim)
+    return FullRankResult(mean, factor, factor @ np.swapaxes(factor, -1, -2),
+                          np.moveaxis(elbo, 0, -1))

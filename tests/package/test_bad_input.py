@@ -24,7 +24,7 @@ def good_chains():
     (lambda t: bc.metropolis_chain(t.log_density, [0, 0], np.eye(3), 10, RNG(0)),
      r"proposal_chol must have shape \(2, 2\)"),
     (lambda t: bc.run_chains(t.log_density, [[0, 0], [1, 1]], np.eye(2), 10, [RNG(0)]),
-     r"rngs must hold one generator per start \(2\)"),
+     r"rngs must be one np.random.Generator for all chains or hold one generator per start \(2\)"),
     (lambda t: bc.split_rhat(np.zeros(100)), r"draws must have shape \(chain, draw\) or "),
     (lambda t: bc.grid_posterior(t.log_density, [(0, 1, 2)], 10), r"bounds must have shape"),
     (lambda t: bc.posterior_predictive([0.0], np.zeros((5, 3))), r"draws must have shape \(\.\.\., 2\)"),

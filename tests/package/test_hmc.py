@@ -129,7 +129,7 @@ def test_leapfrog_bad_state(gaussian, position, momentum, message):
 
 
 def test_chains_need_one_generator_each(gaussian):
-    with pytest.raises(ValueError, match=r"rngs must hold one generator per start \(2\)"):
+    with pytest.raises(ValueError, match=r"rngs must be one np.random.Generator for all chains or hold one generator per start \(2\)"):
         bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[:2], 0.1, 5,
                           10, [RNG(0)])
 
@@ -144,3 +144,28 @@ def test_dimension_tuning_follows_chapter_6():
         assert d * tuning["step_size"] ** 4 == pytest.approx(1.4**4)
     with pytest.raises(ValueError, match="dim must be an integer >= 1"):
         bc.dimension_tuning(0)
+
+
+def test_one_shared_generator_gives_one_chain_the_single_run(gaussian):
+    shared = bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[1:2], 0.3,
+                               5, 50, RNG(2))
+    single = bc.hmc_chain(gaussian.log_density, gaussian.grad_log_density, STARTS[1], 0.3, 5, 50,
+                          RNG(2))
+    np.testing.assert_array_equal(shared.draws[0], single.draws)
+
+
+def test_a_shared_generator_batch_replays_chain_by_chain(gaussian):
+    # Each step of a shared-generator run draws every chain's momentum, then every uniform;
+    # replaying one chain alone with its share of those numbers must give its draws, bit for bit.
+    n_steps, mass = 30, np.array([1.0, 0.5])
+    run = bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS, 0.3, 5,
+                            n_steps, RNG(8), mass=mass)
+    rng, chain = RNG(8), 2
+    position = np.array(STARTS[chain], dtype=float)[None]
+    state = (position, -gaussian.log_density(position), gaussian.grad_log_density(position))
+    for step in range(n_steps):
+        momentum = np.sqrt(mass) * rng.standard_normal((len(STARTS), 2))[chain:chain + 1]
+        log_u = bc._portable_math.log(rng.random(len(STARTS))[chain:chain + 1])
+        state = bc.hmc.hmc_transition(gaussian.log_density, gaussian.grad_log_density, state,
+                                      momentum, log_u, (0.3, 5, 1 / mass))[0]
+        np.testing.assert_array_equal(state[0][0], run.draws[chain, step])

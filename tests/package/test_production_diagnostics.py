@@ -273,3 +273,14 @@ def test_failed_checks_names_each_failed_rule_and_nothing_else():
     slow_energy = np.cumsum(np.random.default_rng(22).normal(size=(4, 2000)), axis=1)
     assert bc.failed_checks(good, energies=slow_energy) == ["E-BFMI"]
     assert bc.failed_checks(good, energies=np.random.default_rng(23).normal(size=(4, 2000))) == []
+
+
+@pytest.mark.parametrize("function", list(ARVIZ), ids=lambda f: f.__name__)
+def test_a_parameter_gets_the_same_value_alone_or_with_others(function):
+    # The diagnostics work on every parameter at once; each column must not see the others.
+    draws = np.concatenate([CHAIN_CASES[case]()[:, :200] for case in ("ar1 0.9", "heavy tails",
+                                                                       "shifted means", "ties")],
+                           axis=2)
+    together = function(draws)
+    alone = [function(draws[:, :, p]) for p in range(draws.shape[2])]
+    np.testing.assert_allclose(together, alone, rtol=1e-12, atol=0)

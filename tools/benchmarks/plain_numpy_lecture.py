@@ -94,19 +94,26 @@ def importance(log_density, mean, cov, n_draws, seed):
     return weights @ draws, 1.0 / np.sum(weights**2), weights.max()
 
 
-def metropolis(log_density, chol, start, seed):
-    rng = np.random.default_rng(seed)
-    # Per step: two normals, then one uniform; the order fixes every draw.
-    current, current_lp = start, log_density(start)
-    draws, n_accepted = np.empty((MCMC_STEPS, 2)), 0
+def metropolis(log_density, chol):
+    """The chains in lockstep, one log-density call per step for all of them, as the package
+    runs them, each chain with its own generator."""
+    rngs = [np.random.default_rng(MCMC_FIRST_SEED + c) for c in range(len(MCMC_STARTS))]
+    current = MCMC_STARTS.astype(float)
+    current_lp = log_density(current)
+    draws, n_accepted = np.empty((len(rngs), MCMC_STEPS, 2)), np.zeros(len(rngs))
+    normals, uniforms = np.empty((len(rngs), 2)), np.empty(len(rngs))
     for step in range(MCMC_STEPS):
-        proposal = current + chol @ rng.standard_normal(2)
-        log_u = np.log(rng.random())
+        # Per chain and step: two normals, then one uniform; the order fixes every draw.
+        for c, rng in enumerate(rngs):
+            normals[c], uniforms[c] = rng.standard_normal(2), rng.random()
+        # L eps column by column, in the package's fixed order of operations.
+        proposal = current + (normals[:, :1] * chol[:, 0] + normals[:, 1:] * chol[:, 1])
         proposal_lp = log_density(proposal)
-        if log_u < proposal_lp - current_lp:
-            current, current_lp, n_accepted = proposal, proposal_lp, n_accepted + 1
-        draws[step] = current
-    return draws[MCMC_WARMUP:], n_accepted / MCMC_STEPS
+        accepted = np.log(uniforms) < proposal_lp - current_lp
+        current = np.where(accepted[:, None], proposal, current)
+        current_lp = np.where(accepted, proposal_lp, current_lp)
+        draws[:, step], n_accepted = current, n_accepted + accepted
+    return draws[:, MCMC_WARMUP:], n_accepted / MCMC_STEPS
 
 
 def adam_step(param, grad, moments, step):
@@ -143,13 +150,11 @@ def run_plain():
     is_runs = [importance(log_density, *proposals[name], n_draws, seed)
                for name, n_draws, seed in IS_RUNS]
     chol = MCMC_SCALE * np.linalg.cholesky(cov)
-    chains = [metropolis(log_density, chol, start, MCMC_FIRST_SEED + c)
-              for c, start in enumerate(MCMC_STARTS)]
+    draws, acceptance = metropolis(log_density, chol)
     vi_mean, vi_sd = mean_field(grad, mode, np.log(np.sqrt(np.diag(cov))))
     return {"grid mean": grid_mean, "grid cov": grid_cov, "MAP": mode, "Laplace cov": cov,
             "IS prior": np.hstack(is_runs[0]), "IS Laplace": np.hstack(is_runs[1]),
-            "draws": np.stack([draws for draws, _ in chains]),
-            "acceptance": np.array([rate for _, rate in chains]),
+            "draws": draws, "acceptance": acceptance,
             "VI": np.hstack([vi_mean, vi_sd])}
 
 
