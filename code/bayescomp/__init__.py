@@ -11,8 +11,9 @@ import importlib
 from .display import show_source
 from . import questions  # bc.questions.ask: self-check questions in the chapters
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
-from .diagnostics import (e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail, failed_checks,
-                          mcse_mean, mcse_quantile, rank_normalized_rhat)
+from .diagnostics import (RunChecks, check_runs, e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail,
+                          failed_checks, mcse_mean, mcse_quantile, rank_normalized_rhat)
+from .error_rates import ErrorRates, Rate, error_rates, silent_misses, wilson_interval
 from .gaussian import (gaussian_logpdf, gaussian_mixture_target, gaussian_target,
                        isotropic_mixture_target, mixture_moments)
 from .grid import GridResult, grid_posterior
@@ -23,7 +24,7 @@ from .laplace import (AscentPath, LaplaceResult, ModeSlice, laplace_approximatio
 from .lecture import LectureResults, LectureSettings, lecture_problem, run_lecture
 from .hierarchical import (HierarchicalData, centred_target, hierarchical_data, hierarchical_target,
                            noncentred_target, parameter_names, to_centred, to_noncentred)
-from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit,
+from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit, audit_runs,
                                      conditional_moments, exact_draws, exact_log_density, format_errors,
                                      format_mcse, hierarchical_reference, log_tau_theta_density)
 from .hmc import (HMCChainsResult, HMCResult, Trajectory, dimension_tuning, hmc_chain, leapfrog,
@@ -40,6 +41,7 @@ from .vi import (ELBOGradient, FullRankResult, MeanFieldResult, full_rank_vi, me
 
 __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
+    "RunChecks", "check_runs", "ErrorRates", "Rate", "error_rates", "silent_misses", "wilson_interval",
     "e_bfmi", "failed_checks", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "isotropic_mixture_target",
@@ -51,7 +53,7 @@ __all__ = [
     "LectureResults", "LectureSettings", "lecture_problem", "run_lecture",
     "HierarchicalData", "centred_target", "hierarchical_data", "hierarchical_target",
     "noncentred_target", "parameter_names", "to_centred", "to_noncentred",
-    "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "conditional_moments",
+    "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "audit_runs", "conditional_moments",
     "exact_draws", "exact_log_density", "format_errors", "format_mcse", "hierarchical_reference",
     "log_tau_theta_density",
     "HMCChainsResult", "HMCResult", "Trajectory", "dimension_tuning", "hmc_chain", "leapfrog", "run_hmc_chains",

@@ -16,6 +16,8 @@ al., 2021): R-hat below 1.01, bulk and tail ESS above 400. The lecture's textboo
 Shape convention: ``draws`` is ``(chain, draw, param)``, or ``(chain, draw)`` for one parameter,
 in which case each function returns a float instead of an array.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from ._chains import check_draws, lagged_products, per_param, positive_pair_count, split_chains
@@ -69,15 +71,43 @@ def _rank_normalize(x):
     return scores[_average_ranks(rows) - 2].T.reshape(x.shape)
 
 
-def _rank_rhat(x):
-    """Bulk and folded rank-normalized split R-hat of ``(chain, draw, K)``; the larger of the two
-    per column."""
+def _rank_rhat_halves(x):
+    """The bulk and the folded rank-normalized split R-hat of ``(chain, draw, K)``, per column."""
     split = split_chains(x)
     bulk = potential_scale_reduction(_rank_normalize(split))
     # Folding around the median turns a difference in scale into a difference in location.
     folded = potential_scale_reduction(_rank_normalize(np.abs(split - np.median(split, axis=(0, 1)))))
+    return bulk, folded
+
+
+def _rank_rhat(x):
+    """Rank-normalized split R-hat of ``(chain, draw, K)``: the larger of its two halves, per
+    column."""
     # fmax: a folded NaN (all folded draws tie) leaves the bulk value; both NaN stay NaN.
-    return np.fmax(bulk, folded)
+    return np.fmax(*_rank_rhat_halves(x))
+
+
+class RankRhatHalves(NamedTuple):
+    """The two halves of the rank-normalized R-hat, each of shape (param,) or a float."""
+
+    bulk: np.ndarray
+    folded: np.ndarray
+
+
+def rank_rhat_halves(draws):
+    """The bulk and the folded rank-normalized split R-hat, apart (:func:`rank_normalized_rhat`
+    reports the larger of the two).
+
+    Parameters
+    ----------
+    draws : array_like, shape (chain, draw, param) or (chain, draw)
+
+    Returns
+    -------
+    RankRhatHalves
+    """
+    return RankRhatHalves(*(per_param(lambda x, k=k: _rank_rhat_halves(x)[k], draws, min_chains=2)
+                            for k in (0, 1)))
 
 
 def rank_normalized_rhat(draws):
@@ -342,9 +372,84 @@ def e_bfmi(energies):
     (Betancourt, 2016; ArviZ's ``bfmi``).
     """
     energies, _ = check_draws(energies, min_chains=1, min_draws=4)
-    energies = energies[..., 0]
-    jumps = np.diff(energies, axis=1)
-    return (jumps**2).mean(axis=1) / energies.var(axis=1, ddof=1)
+    return _e_bfmi(energies[..., 0])
+
+
+def _e_bfmi(energies):
+    """E-BFMI along the last axis (draws), for any leading axes."""
+    jumps = np.diff(energies, axis=-1)
+    return (jumps**2).mean(axis=-1) / energies.var(axis=-1, ddof=1)
+
+
+class RunChecks(NamedTuple):
+    """Which production checks each of several runs fails.
+
+    Attributes
+    ----------
+    rhat, ess_bulk, ess_tail : ndarray of bool, shape (run,)
+        Rank-normalized R-hat at or above :data:`RHAT_THRESHOLD` for some parameter; bulk or
+        tail ESS below :data:`ESS_THRESHOLD` for some parameter.
+    divergences, e_bfmi : ndarray of bool, shape (run,), or None
+        Any divergent transition; E-BFMI below :data:`EBFMI_THRESHOLD` in some chain. None
+        when the runs are not HMC runs.
+    """
+
+    rhat: np.ndarray
+    ess_bulk: np.ndarray
+    ess_tail: np.ndarray
+    divergences: np.ndarray = None
+    e_bfmi: np.ndarray = None
+
+
+# The runs' parameters are diagnosed together, this many draws at a time (32 MB of floats).
+_VALUES_PER_BLOCK = 2**22
+
+
+def _by_run(statistic, draws):
+    """``statistic`` of every parameter of every run, ``(run, chain, draw, param) -> (run, param)``:
+    the runs' parameters become the columns of one (chain, draw, column) array, taken a block of
+    columns at a time."""
+    n_run, n_chain, n_draw, n_param = draws.shape
+    columns = np.moveaxis(draws, 0, 2).reshape(n_chain, n_draw, n_run * n_param)
+    width = max(1, _VALUES_PER_BLOCK // (n_chain * n_draw))
+    values = [statistic(columns[..., start:start + width])
+              for start in range(0, columns.shape[2], width)]
+    return np.concatenate(values).reshape(n_run, n_param)
+
+
+def check_runs(draws, divergent=None, energies=None):
+    r"""The production checks of :func:`failed_checks`, for each of many runs at once.
+
+    Parameters
+    ----------
+    draws : array_like, shape (run, chain, draw, param)
+        Independent runs of the same sampler, for example replicates with different seeds.
+    divergent : array_like of bool, shape (run, chain, draw), optional
+    energies : array_like, shape (run, chain, draw), optional
+
+    Returns
+    -------
+    RunChecks
+
+    Notes
+    -----
+    Each run is judged on its own draws alone, with the rules of :func:`failed_checks`: what a
+    user with that one run would have seen.
+    """
+    draws = np.asarray(draws, dtype=float)
+    if draws.ndim != 4:
+        raise ValueError(f"draws must have shape (run, chain, draw, param); got shape {draws.shape}")
+    check_draws(draws[0], min_chains=2)
+    fired = RunChecks(np.max(_by_run(_rank_rhat, draws), axis=1) >= RHAT_THRESHOLD,
+                      np.min(_by_run(_bulk_ess, draws), axis=1) < ESS_THRESHOLD,
+                      np.min(_by_run(_tail_ess, draws), axis=1) < ESS_THRESHOLD)
+    if divergent is not None:
+        fired = fired._replace(divergences=np.asarray(divergent, dtype=bool).reshape(
+            len(draws), -1).any(axis=1))
+    if energies is not None:
+        bfmi = _e_bfmi(np.asarray(energies, dtype=float))
+        fired = fired._replace(e_bfmi=bfmi.min(axis=-1) < EBFMI_THRESHOLD)
+    return fired
 
 
 def failed_checks(draws, divergent=None, energies=None):
@@ -366,13 +471,11 @@ def failed_checks(draws, divergent=None, energies=None):
         and "E-BFMI" (below :data:`EBFMI_THRESHOLD` for some chain); empty when the run passes:
         the rules are R-hat < 1.01 and ESS of at least 400 (Vehtari et al., 2021).
     """
-    failed = []
-    if np.max(rank_normalized_rhat(draws)) >= RHAT_THRESHOLD:
-        failed.append("R-hat")
-    if min(np.min(ess_bulk(draws)), np.min(ess_tail(draws))) < ESS_THRESHOLD:
-        failed.append("ESS")
-    if divergent is not None and np.any(divergent):
-        failed.append("divergences")
-    if energies is not None and np.min(e_bfmi(energies)) < EBFMI_THRESHOLD:
-        failed.append("E-BFMI")
-    return failed
+    draws, _ = check_draws(draws, min_chains=2)
+    if energies is not None:
+        energies = check_draws(energies, min_chains=1, min_draws=4)[0][None, ..., 0]
+    fired = check_runs(draws[None], None if divergent is None else np.asarray(divergent)[None],
+                       energies)
+    names = [("R-hat", fired.rhat), ("ESS", fired.ess_bulk | fired.ess_tail),
+             ("divergences", fired.divergences), ("E-BFMI", fired.e_bfmi)]
+    return [name for name, flag in names if flag is not None and flag[0]]

@@ -348,24 +348,39 @@ def _audited_values(draws):
                      (draws[..., 1] < 0.0).astype(float)], axis=-1)
 
 
-def _estimates_and_mcse(values, weights):
-    estimates, mcse = _estimates_and_formula_mcse(values, weights)
+def _estimates_and_mcse(values, weights, chains):
+    """Estimates and MCSEs of ``values`` with a leading run axis: ``(run, chain, draw, 4)`` for
+    chains, ``(run, n, 4)`` for independent or weighted draws; returns two ``(run, 4)`` arrays."""
+    estimates, mcse = _estimates_and_formula_mcse(values, weights, chains)
     # Constant values: every formula gives an MCSE of 0, a certainty the draws cannot back.
-    constant = np.ptp(values.reshape(-1, 4), axis=0) == 0
+    constant = np.ptp(values.reshape(len(values), -1, 4), axis=1) == 0
     return estimates, np.where(constant, np.nan, mcse)
 
 
-def _estimates_and_formula_mcse(values, weights):
-    # Chains (chain, draw, 4): MCSE from the ESS of each quantity (bayescomp.mcse_mean).
-    if values.ndim == 3:
+def _estimates_and_formula_mcse(values, weights, chains):
+    n_run = len(values)
+    # Chains: MCSE from the ESS of each quantity of each run (bayescomp.mcse_mean).
+    if chains:
         from .diagnostics import mcse_mean
-        return values.reshape(-1, 4).mean(axis=0), mcse_mean(values)
+        columns = np.moveaxis(values, 0, 2).reshape(*values.shape[1:3], n_run * 4)
+        return values.mean(axis=(1, 2)), mcse_mean(columns).reshape(n_run, 4)
     if weights is None:
-        return values.mean(axis=0), values.std(axis=0, ddof=1) / np.sqrt(len(values))
+        return values.mean(axis=1), values.std(axis=1, ddof=1) / np.sqrt(values.shape[1])
     # Self-normalized importance sampling: the delta-method standard error
     # sqrt(sum_s w_s^2 (f_s - estimate)^2) (Owen, 2013, section 9.2).
-    estimates = weights @ values
-    return estimates, np.sqrt((weights**2) @ (values - estimates) ** 2)
+    estimates = np.einsum("rn,rnk->rk", weights, values)
+    return estimates, np.sqrt(np.einsum("rn,rnk->rk", weights**2,
+                                        (values - estimates[:, None]) ** 2))
+
+
+def _audit(reference, values, weights, chains):
+    estimates, mcse = _estimates_and_mcse(values, weights, chains)
+    p = reference.prob_tau_below_1
+    exact = np.r_[reference.mean[:3], p]
+    scale = np.r_[reference.sd[:3], p]
+    errors, error_mcse = (estimates - exact) / scale, mcse / scale
+    misses = np.abs(errors) - 2 * np.nan_to_num(error_mcse) > np.asarray(TOLERANCE)
+    return Audit(estimates, mcse, errors, error_mcse, misses)
 
 
 def audit(reference, draws, weights=None):
@@ -393,13 +408,42 @@ def audit(reference, draws, weights=None):
         if draws.ndim != 2 or weights.size != len(draws):
             raise ValueError(f"weights must have one entry per draw of 2-D draws "
                              f"({len(draws)}); got {weights.size}")
-    estimates, mcse = _estimates_and_mcse(_audited_values(draws), weights)
-    p = reference.prob_tau_below_1
-    exact = np.r_[reference.mean[:3], p]
-    scale = np.r_[reference.sd[:3], p]
-    errors, error_mcse = (estimates - exact) / scale, mcse / scale
-    misses = np.abs(errors) - 2 * np.nan_to_num(error_mcse) > np.asarray(TOLERANCE)
-    return Audit(estimates, mcse, errors, error_mcse, misses)
+        weights = weights[None]
+    result = _audit(reference, _audited_values(draws)[None], weights, chains=draws.ndim == 3)
+    return Audit(*(field[0] for field in result))
+
+
+def audit_runs(reference, draws, weights=None, chains=True):
+    r"""The :func:`audit` of each of many runs at once.
+
+    Parameters
+    ----------
+    reference : HierarchicalReference
+    draws : array_like
+        Centred coordinates, run first: ``(run, chain, draw, J + 2)`` for MCMC runs
+        (``chains=True``), or ``(run, n, J + 2)`` for independent or weighted draws.
+    weights : array_like, shape (run, n), optional
+        Each run's self-normalized importance weights.
+    chains : bool
+        Whether ``draws`` are MCMC chains.
+
+    Returns
+    -------
+    Audit
+        Every field with the run as its leading axis, shape ``(run, 4)``.
+    """
+    draws = np.asarray(draws, dtype=float)
+    want = 4 if chains else 3
+    if draws.ndim != want or draws.shape[-1] != reference.mean.size:
+        shape = "(run, chain, draw, J + 2)" if chains else "(run, n, J + 2)"
+        raise ValueError(f"draws must have shape {shape} with J + 2 = {reference.mean.size}; "
+                         f"got shape {draws.shape}")
+    if weights is not None:
+        weights = np.asarray(weights, dtype=float)
+        if chains or weights.shape != draws.shape[:2]:
+            raise ValueError(f"weights must have shape (run, n) = {draws.shape[:2]} for "
+                             f"independent draws; got shape {weights.shape}")
+    return _audit(reference, _audited_values(draws), weights, chains)
 
 
 def format_mcse(mcse, decimals=3, width=0):

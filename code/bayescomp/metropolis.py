@@ -83,8 +83,10 @@ def metropolis_transition(log_density, state, normals, log_u, proposal_chol):
 
 
 def _walk(log_density, starts, proposal_chol, n_steps, rngs):
-    """Run one chain per row of ``starts`` in lockstep; return draws, proposals and decisions,
-    each ``(chain, step, ...)``."""
+    """Run one chain per row of ``starts`` in lockstep: draws, proposals, decisions by chain.
+
+    Returns arrays of shapes ``(chain, step, d)``, ``(chain, step, d)`` and ``(chain, step)``.
+    """
     n_chain, dim = starts.shape
     chol = cholesky_factor(proposal_chol, "proposal_chol", dim)
     noise = step_noise(rngs, n_chain)

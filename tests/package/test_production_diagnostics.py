@@ -251,12 +251,13 @@ def test_failed_checks_at_the_thresholds_flag_r_hat_and_pass_ess(monkeypatch):
     # The book's rules: R-hat < 1.01 passes, so 1.01 itself fails; an ESS of 400 passes.
     from bayescomp import diagnostics
     draws = np.random.default_rng(31).normal(size=(4, 500, 2))
-    monkeypatch.setattr(diagnostics, "rank_normalized_rhat", lambda d: np.array([1.0, 1.01]))
-    monkeypatch.setattr(diagnostics, "ess_bulk", lambda d: np.array([400.0, 900.0]))
-    monkeypatch.setattr(diagnostics, "ess_tail", lambda d: np.array([400.0, 900.0]))
+    # Each statistic takes (chain, draw, column) and gives one value per column.
+    monkeypatch.setattr(diagnostics, "_rank_rhat", lambda d: np.array([1.0, 1.01]))
+    monkeypatch.setattr(diagnostics, "_bulk_ess", lambda d: np.array([400.0, 900.0]))
+    monkeypatch.setattr(diagnostics, "_tail_ess", lambda d: np.array([400.0, 900.0]))
     assert bc.failed_checks(draws) == ["R-hat"]
-    monkeypatch.setattr(diagnostics, "rank_normalized_rhat", lambda d: np.array([1.0, 1.0099]))
-    monkeypatch.setattr(diagnostics, "ess_tail", lambda d: np.array([399.9, 900.0]))
+    monkeypatch.setattr(diagnostics, "_rank_rhat", lambda d: np.array([1.0, 1.0099]))
+    monkeypatch.setattr(diagnostics, "_tail_ess", lambda d: np.array([399.9, 900.0]))
     assert bc.failed_checks(draws) == ["ESS"]
 
 
