@@ -405,16 +405,26 @@ class RunChecks(NamedTuple):
 _VALUES_PER_BLOCK = 2**22
 
 
-def _by_run(statistic, draws):
-    """``statistic`` of every parameter of every run, ``(run, chain, draw, param) -> (run, param)``:
-    the runs' parameters become the columns of one (chain, draw, column) array, taken a block of
-    columns at a time."""
+def _production(x):
+    """Rank R-hat, bulk ESS and tail ESS of ``(chain, draw, K)``, per column: the three rules of
+    :func:`failed_checks`, sharing one rank normalization of the split chains."""
+    split = split_chains(x)
+    normalized = _rank_normalize(split)
+    folded = _rank_normalize(np.abs(split - np.median(split, axis=(0, 1))))
+    rhat = np.fmax(potential_scale_reduction(normalized), potential_scale_reduction(folded))
+    return rhat, _ess(normalized), _tail_ess(x)
+
+
+def _by_run(statistics, draws):
+    """``statistics`` of every parameter of every run: ``(run, chain, draw, param)`` to a tuple of
+    ``(run, param)`` arrays. The runs' parameters become the columns of one (chain, draw, column)
+    array, taken a block of columns at a time."""
     n_run, n_chain, n_draw, n_param = draws.shape
     columns = np.moveaxis(draws, 0, 2).reshape(n_chain, n_draw, n_run * n_param)
     width = max(1, _VALUES_PER_BLOCK // (n_chain * n_draw))
-    values = [statistic(columns[..., start:start + width])
+    blocks = [statistics(columns[..., start:start + width])
               for start in range(0, columns.shape[2], width)]
-    return np.concatenate(values).reshape(n_run, n_param)
+    return tuple(np.concatenate(parts).reshape(n_run, n_param) for parts in zip(*blocks))
 
 
 def check_runs(draws, divergent=None, energies=None):
@@ -440,9 +450,9 @@ def check_runs(draws, divergent=None, energies=None):
     if draws.ndim != 4:
         raise ValueError(f"draws must have shape (run, chain, draw, param); got shape {draws.shape}")
     check_draws(draws[0], min_chains=2)
-    fired = RunChecks(np.max(_by_run(_rank_rhat, draws), axis=1) >= RHAT_THRESHOLD,
-                      np.min(_by_run(_bulk_ess, draws), axis=1) < ESS_THRESHOLD,
-                      np.min(_by_run(_tail_ess, draws), axis=1) < ESS_THRESHOLD)
+    rhat, bulk, tail = _by_run(_production, draws)
+    fired = RunChecks(rhat.max(axis=1) >= RHAT_THRESHOLD, bulk.min(axis=1) < ESS_THRESHOLD,
+                      tail.min(axis=1) < ESS_THRESHOLD)
     if divergent is not None:
         fired = fired._replace(divergences=np.asarray(divergent, dtype=bool).reshape(
             len(draws), -1).any(axis=1))

@@ -89,6 +89,56 @@ def importance_sample(log_density, proposal_mean, proposal_cov, n_draws, rng):
     return weighted_result(draws, log_weights)
 
 
+class ImportanceRuns(NamedTuple):
+    """Many importance-sampling runs, one Gaussian proposal each.
+
+    Attributes
+    ----------
+    draws : ndarray, shape (run, n, d)
+    log_weights : ndarray, shape (run, n)
+        Unnormalized log weights, ``log p~ - log q`` of each run's own proposal.
+    """
+
+    draws: np.ndarray
+    log_weights: np.ndarray
+
+
+def importance_runs(log_density, proposal_means, proposal_covs, n_draws, rng):
+    r"""Many runs of :func:`importance_sample` at once, each with its own Gaussian proposal.
+
+    Parameters
+    ----------
+    log_density : callable
+        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized.
+    proposal_means : array_like, shape (run, d)
+    proposal_covs : array_like, shape (run, d, d)
+        Each symmetric positive definite.
+    n_draws : int
+        Draws per run.
+    rng : np.random.Generator
+
+    Returns
+    -------
+    ImportanceRuns
+
+    Notes
+    -----
+    Run :math:`r` draws :math:`\theta = \mu_r + L_r z` with :math:`L_r L_r^\top = \Sigma_r` and
+    :math:`z \sim N(0, I)` (every run's :math:`z` from one ``standard_normal`` call), so that
+    :math:`\log q_r(\theta) = -\tfrac12 z^\top z - \sum_i \log (L_r)_{ii} - \tfrac d2\log 2\pi`.
+    """
+    means = as_finite_array(proposal_means, "proposal_means", ndim=2)
+    n_run, dim = means.shape
+    covs = as_finite_array(proposal_covs, "proposal_covs", shape=(n_run, dim, dim))
+    factors = np.array([positive_definite_cholesky(cov, f"proposal_covs[{r}]", dim)
+                        for r, cov in enumerate(covs)])
+    noise = generator(rng).standard_normal((n_run, positive_int(n_draws, "n_draws"), dim))
+    draws = means[:, None] + noise @ np.swapaxes(factors, -1, -2)
+    log_q = (-0.5 * np.sum(noise**2, axis=-1) - np.log(np.diagonal(factors, axis1=1, axis2=2))
+             .sum(axis=-1)[:, None] - 0.5 * dim * np.log(2 * np.pi))
+    return ImportanceRuns(draws, log_density(draws) - log_q)
+
+
 def weighted_result(draws, log_weights):
     """Normalize log weights and summarize the weighted draws as an :class:`ImportanceResult`."""
     # Subtract the maximum before exponentiating so the largest weight is exp(0) = 1.

@@ -7,7 +7,8 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from ._chains import step_noise
-from ._checks import as_finite_array, chain_settings, cholesky_factor, generator, positive_int
+from ._checks import (as_finite_array, chain_settings, cholesky_factor, generator,
+                      integer_in_range, positive_int)
 from ._portable_math import vector_matrix_product
 
 
@@ -82,23 +83,32 @@ def metropolis_transition(log_density, state, normals, log_u, proposal_chol):
     return state, proposal, accepted
 
 
-def _walk(log_density, starts, proposal_chol, n_steps, rngs):
-    """Run one chain per row of ``starts`` in lockstep: draws, proposals, decisions by chain.
+def _walk(log_density, starts, proposal_chol, n_steps, rngs, keep=None, record_proposals=False):
+    """Run one chain per row of ``starts`` in lockstep: kept draws, proposals, decisions.
 
-    Returns arrays of shapes ``(chain, step, d)``, ``(chain, step, d)`` and ``(chain, step)``.
+    ``keep`` lists the steps whose state is stored (all when None), so that a long run of many
+    chains need not hold every draw. Returns the kept draws ``(chain, kept, d)``, every proposal
+    ``(chain, step, d)`` when recorded (else None) and every decision ``(chain, step)``.
     """
     n_chain, dim = starts.shape
     chol = cholesky_factor(proposal_chol, "proposal_chol", dim)
     noise = step_noise(rngs, n_chain)
+    kept = np.arange(n_steps) if keep is None else keep
+    slot = np.full(n_steps, -1)
+    slot[kept] = np.arange(len(kept))
     state = (starts, log_density(starts))
-    draws, proposals = np.empty((n_chain, n_steps, dim)), np.empty((n_chain, n_steps, dim))
+    draws = np.empty((n_chain, len(kept), dim))
+    proposals = np.empty((n_chain, n_steps, dim)) if record_proposals else None
     accepted = np.zeros((n_chain, n_steps), dtype=bool)
     for step in range(n_steps):
         # The draw order (normal step first, then the uniform) is part of the protocol.
         normals, uniforms = noise(dim)
-        state, proposals[:, step], accepted[:, step] = metropolis_transition(
+        state, proposal, accepted[:, step] = metropolis_transition(
             log_density, state, normals, np.log(uniforms), chol)
-        draws[:, step] = state[0]
+        if record_proposals:
+            proposals[:, step] = proposal
+        if slot[step] >= 0:
+            draws[:, slot[step]] = state[0]
     return draws, proposals, accepted
 
 
@@ -132,13 +142,14 @@ def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_pro
     """
     start = as_finite_array(start, "start", ndim=1)
     draws, proposals, accepted = _walk(log_density, start[None], proposal_chol,
-                                       positive_int(n_steps, "n_steps"), [generator(rng)])
+                                       positive_int(n_steps, "n_steps"), [generator(rng)],
+                                       record_proposals=record_proposals)
     if record_proposals:
         return ChainResult(draws[0], float(accepted[0].mean()), proposals[0], accepted[0])
     return ChainResult(draws[0], float(accepted[0].mean()))
 
 
-def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0):
+def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0, thin=1):
     """Run one Metropolis chain per start, all in lockstep.
 
     Parameters
@@ -155,11 +166,15 @@ def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0):
         a run).
     n_warmup : int
         Leading draws to discard from each chain.
+    thin : int
+        Keep every ``thin``-th draw after the warm-up (the last of each ``thin``), so that many
+        long chains fit in memory. Thinning a chain whose autocorrelation time is much longer
+        than ``thin`` loses little: its ESS hardly changes.
 
     Returns
     -------
     ChainsResult
-        Draws of shape ``(chain, n_steps - n_warmup, d)``.
+        Draws of shape ``(chain, (n_steps - n_warmup) // thin, d)``.
 
     Notes
     -----
@@ -171,5 +186,8 @@ def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0):
     each step draws every chain's normals, then every chain's uniform.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
-    draws, _, accepted = _walk(log_density, starts, proposal_chol, n_steps, rngs)
-    return ChainsResult(draws[:, n_warmup:], accepted.mean(axis=1))
+    thin = integer_in_range(thin, "thin", 1, n_steps - n_warmup, "n_steps - n_warmup",
+                            inclusive=True)
+    keep = np.arange(n_warmup + thin - 1, n_steps, thin)
+    draws, _, accepted = _walk(log_density, starts, proposal_chol, n_steps, rngs, keep)
+    return ChainsResult(draws, accepted.mean(axis=1))

@@ -62,3 +62,18 @@ def test_shared_generator_chains_sample_the_target(gaussian):
     pooled = run.draws.reshape(-1, 2)
     np.testing.assert_allclose(pooled.mean(axis=0), [1.0, -2.0], atol=0.05)
     np.testing.assert_allclose(np.cov(pooled.T), [[1.0, 0.6], [0.6, 2.0]], atol=0.1)
+
+
+def test_thinning_keeps_every_thin_th_draw_after_warm_up(gaussian):
+    full = bc.run_chains(gaussian.log_density, STARTS, CHOL, 120, [RNG(c) for c in range(3)], 20)
+    thinned = bc.run_chains(gaussian.log_density, STARTS, CHOL, 120, [RNG(c) for c in range(3)],
+                            20, thin=7)
+    np.testing.assert_array_equal(thinned.draws, full.draws[:, 6::7])
+    np.testing.assert_array_equal(thinned.accept_rates, full.accept_rates)
+
+
+@pytest.mark.parametrize("thin", [0, 101, 2.5])
+def test_thinning_must_leave_a_draw(gaussian, thin):
+    with pytest.raises(ValueError, match=r"thin must be an integer in \[1, n_steps - n_warmup\]"):
+        bc.run_chains(gaussian.log_density, STARTS, CHOL, 120, [RNG(c) for c in range(3)], 20,
+                      thin=thin)

@@ -251,13 +251,12 @@ def test_failed_checks_at_the_thresholds_flag_r_hat_and_pass_ess(monkeypatch):
     # The book's rules: R-hat < 1.01 passes, so 1.01 itself fails; an ESS of 400 passes.
     from bayescomp import diagnostics
     draws = np.random.default_rng(31).normal(size=(4, 500, 2))
-    # Each statistic takes (chain, draw, column) and gives one value per column.
-    monkeypatch.setattr(diagnostics, "_rank_rhat", lambda d: np.array([1.0, 1.01]))
-    monkeypatch.setattr(diagnostics, "_bulk_ess", lambda d: np.array([400.0, 900.0]))
-    monkeypatch.setattr(diagnostics, "_tail_ess", lambda d: np.array([400.0, 900.0]))
+    # The three statistics (R-hat, bulk ESS, tail ESS) of (chain, draw, column), per column.
+    def production(rhat, tail):
+        return lambda d: (np.array(rhat), np.array([400.0, 900.0]), np.array(tail))
+    monkeypatch.setattr(diagnostics, "_production", production([1.0, 1.01], [400.0, 900.0]))
     assert bc.failed_checks(draws) == ["R-hat"]
-    monkeypatch.setattr(diagnostics, "_rank_rhat", lambda d: np.array([1.0, 1.0099]))
-    monkeypatch.setattr(diagnostics, "_tail_ess", lambda d: np.array([399.9, 900.0]))
+    monkeypatch.setattr(diagnostics, "_production", production([1.0, 1.0099], [399.9, 900.0]))
     assert bc.failed_checks(draws) == ["ESS"]
 
 
