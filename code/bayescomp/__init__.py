@@ -18,7 +18,7 @@ from .gaussian import (gaussian_logpdf, gaussian_mixture_target, gaussian_target
                        isotropic_mixture_target, mixture_moments)
 from .grid import GridResult, grid_posterior
 from .importance import (ImportanceResult, ImportanceRuns, LogNormalizerEstimate, importance_runs,
-                         importance_sample,
+                         importance_sample, normalized_weights, weighted_estimates,
                          log_normalizer_estimate, weight_ess, weight_second_moment_within)
 from .laplace import (AscentPath, LaplaceResult, ModeSlice, laplace_approximation, newton_ascent,
                       newton_map, slice_through_mode)
@@ -47,7 +47,8 @@ __all__ = [
     "rank_normalized_rhat",
     "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "isotropic_mixture_target",
     "mixture_moments", "GridResult", "grid_posterior",
-    "ImportanceResult", "ImportanceRuns", "LogNormalizerEstimate", "importance_runs", "importance_sample", "log_normalizer_estimate",
+    "ImportanceResult", "ImportanceRuns", "LogNormalizerEstimate", "importance_runs", "importance_sample",
+    "normalized_weights", "weighted_estimates", "log_normalizer_estimate",
     "weight_ess", "weight_second_moment_within",
     "AscentPath", "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_ascent", "newton_map",
     "slice_through_mode",

@@ -36,9 +36,16 @@ _SMALL = 32
 
 def _horner(coefficients, x):
     """Evaluate a polynomial (highest power first) at ``x``, one multiply-add at a time."""
-    total = coefficients[0]
+    if isinstance(x, float):
+        total = coefficients[0]
+        for coefficient in coefficients[1:]:
+            total = total * x + coefficient
+        return total
+    # The same operations in place: an array of many points then allocates once.
+    total = np.full_like(x, coefficients[0])
     for coefficient in coefficients[1:]:
-        total = total * x + coefficient
+        total *= x
+        total += coefficient
     return total
 
 
@@ -68,7 +75,7 @@ def exp(x):
     x = np.asarray(x, dtype=float)
     if x.size <= _SMALL:
         return np.array([_exp_scalar(v) for v in x.ravel().tolist()]).reshape(x.shape)
-    clipped = np.clip(np.nan_to_num(x), _EXP_MIN, _EXP_MAX)
+    clipped = np.clip(np.where(np.isnan(x), 0.0, x), _EXP_MIN, _EXP_MAX)
     k = np.floor(clipped * _INV_LN2 + 0.5)
     r = (clipped - k * _LN2_HI) - k * _LN2_LO
     result = np.ldexp(_horner(_EXP_COEFFICIENTS, r), k.astype(np.int64))
@@ -116,7 +123,7 @@ def log(x):
         log_mantissa = s * _horner(_LOG_COEFFICIENTS, s * s)
         result = exponent * _LN2_HI + (exponent * _LN2_LO + log_mantissa)
     result = np.where(x > 0, result, np.where(x == 0, -np.inf, np.nan))
-    return np.where(np.isposinf(x), np.inf, result)
+    return np.where(x == np.inf, np.inf, result)
 
 
 def sum_last_axis(values):

@@ -39,23 +39,21 @@ def _average_ranks(values):
     """Ranks 1..n along the last axis of ``(K, n)`` values, row by row, tied values sharing the
     average of their ranks; returned doubled, as whole numbers 2..2n."""
     n_rows, n = values.shape
-    # Tied values share one rank, so the sort need not be stable.
-    order = np.argsort(values, axis=-1)
-    ordered = np.take_along_axis(values, order, axis=-1)
-    # Each run of equal values in a row is one group, and every row starts a new one, so the
-    # rows can be handled as one flat sequence.
-    new_group = np.ones(values.shape, dtype=bool)
-    new_group[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    flat = new_group.ravel()
-    starts = np.flatnonzero(flat)
-    ends = np.r_[starts[1:], flat.size]
+    # Tied values share one rank, so the sort need not be stable. The rows are handled as one
+    # flat sequence: each row's sort order, shifted to the row's place in it.
+    order = (np.argsort(values, axis=-1) + (n * np.arange(n_rows))[:, None]).ravel()
+    ordered = values.ravel()[order]
+    # Each run of equal values in a row is one group, and every row starts a new one.
+    new_group = np.ones(values.size, dtype=bool)
+    new_group[1:] = ordered[1:] != ordered[:-1]
+    new_group[::n] = True
+    starts = np.flatnonzero(new_group)
+    ends = np.append(starts[1:], values.size)
     # A group's members share the mean of its ranks (start + 1 .. end within the row).
-    row_offset = starts // n * n
-    group_rank = starts + 1 + ends - 2 * row_offset
-    doubled = np.empty(values.shape, dtype=np.int64)
-    np.put_along_axis(doubled, order, np.repeat(group_rank, ends - starts).reshape(values.shape),
-                      axis=-1)
-    return doubled
+    group_rank = starts + 1 + ends - 2 * (starts // n * n)
+    doubled = np.empty(values.size, dtype=np.int64)
+    doubled[order] = np.repeat(group_rank, ends - starts)
+    return doubled.reshape(values.shape)
 
 
 def _rank_normalize(x):
@@ -392,6 +390,8 @@ class RunChecks(NamedTuple):
     divergences, e_bfmi : ndarray of bool, shape (run,), or None
         Any divergent transition; E-BFMI below :data:`EBFMI_THRESHOLD` in some chain. None
         when the runs are not HMC runs.
+    largest_rhat, smallest_ess_bulk, smallest_ess_tail : ndarray, shape (run,)
+        The values behind the first three verdicts: each run's worst parameter.
     """
 
     rhat: np.ndarray
@@ -399,6 +399,9 @@ class RunChecks(NamedTuple):
     ess_tail: np.ndarray
     divergences: np.ndarray = None
     e_bfmi: np.ndarray = None
+    largest_rhat: np.ndarray = None
+    smallest_ess_bulk: np.ndarray = None
+    smallest_ess_tail: np.ndarray = None
 
 
 # The runs' parameters are diagnosed together, this many draws at a time (32 MB of floats).
@@ -450,9 +453,10 @@ def check_runs(draws, divergent=None, energies=None):
     if draws.ndim != 4:
         raise ValueError(f"draws must have shape (run, chain, draw, param); got shape {draws.shape}")
     check_draws(draws[0], min_chains=2)
-    rhat, bulk, tail = _by_run(_production, draws)
-    fired = RunChecks(rhat.max(axis=1) >= RHAT_THRESHOLD, bulk.min(axis=1) < ESS_THRESHOLD,
-                      tail.min(axis=1) < ESS_THRESHOLD)
+    rhat, bulk, tail = (values.max(axis=1) if k == 0 else values.min(axis=1)
+                        for k, values in enumerate(_by_run(_production, draws)))
+    fired = RunChecks(rhat >= RHAT_THRESHOLD, bulk < ESS_THRESHOLD, tail < ESS_THRESHOLD,
+                      largest_rhat=rhat, smallest_ess_bulk=bulk, smallest_ess_tail=tail)
     if divergent is not None:
         fired = fired._replace(divergences=np.asarray(divergent, dtype=bool).reshape(
             len(draws), -1).any(axis=1))

@@ -20,6 +20,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import generator, positive_int
+from .diagnostics import mcse_mean
+from .importance import weighted_estimates
 
 
 class ConditionalMoments(NamedTuple):
@@ -361,16 +363,12 @@ def _estimates_and_formula_mcse(values, weights, chains):
     n_run = len(values)
     # Chains: MCSE from the ESS of each quantity of each run (bayescomp.mcse_mean).
     if chains:
-        from .diagnostics import mcse_mean
         columns = np.moveaxis(values, 0, 2).reshape(*values.shape[1:3], n_run * 4)
         return values.mean(axis=(1, 2)), mcse_mean(columns).reshape(n_run, 4)
     if weights is None:
         return values.mean(axis=1), values.std(axis=1, ddof=1) / np.sqrt(values.shape[1])
-    # Self-normalized importance sampling: the delta-method standard error
-    # sqrt(sum_s w_s^2 (f_s - estimate)^2) (Owen, 2013, section 9.2).
-    estimates = np.einsum("rn,rnk->rk", weights, values)
-    return estimates, np.sqrt(np.einsum("rn,rnk->rk", weights**2,
-                                        (values - estimates[:, None]) ** 2))
+    # Self-normalized importance sampling, with the delta-method standard error.
+    return weighted_estimates(values, weights)
 
 
 def _audit(reference, values, weights, chains):

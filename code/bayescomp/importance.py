@@ -139,11 +139,41 @@ def importance_runs(log_density, proposal_means, proposal_covs, n_draws, rng):
     return ImportanceRuns(draws, log_density(draws) - log_q)
 
 
+def normalized_weights(log_weights):
+    """Self-normalized weights from log weights, along the last axis (one run or many)."""
+    # Subtract the maximum before exponentiating so the largest weight is exp(0) = 1.
+    weights = np.exp(log_weights - np.max(log_weights, axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def weighted_estimates(values, weights):
+    r"""Self-normalized estimates and their Monte Carlo standard errors, for one run or many.
+
+    Parameters
+    ----------
+    values : ndarray, shape (..., n, k)
+        :math:`f(\theta_s)` for each draw, ``k`` functions at once.
+    weights : ndarray, shape (..., n)
+        Self-normalized weights of each run.
+
+    Returns
+    -------
+    estimates, mcse : ndarray, shape (..., k)
+
+    Notes
+    -----
+    :math:`\hat\mu = \sum_s \bar w_s f(\theta_s)`, with the delta-method standard error
+    :math:`\sqrt{\sum_s \bar w_s^2 (f(\theta_s) - \hat\mu)^2}` (Owen, 2013, section 9.2), as in
+    :func:`bayescomp.importance_mcse`.
+    """
+    estimates = np.einsum("...n,...nk->...k", weights, values)
+    spread = np.einsum("...n,...nk->...k", weights**2, (values - estimates[..., None, :]) ** 2)
+    return estimates, np.sqrt(spread)
+
+
 def weighted_result(draws, log_weights):
     """Normalize log weights and summarize the weighted draws as an :class:`ImportanceResult`."""
-    # Subtract the maximum before exponentiating so the largest weight is exp(0) = 1.
-    weights = np.exp(log_weights - log_weights.max())
-    weights /= weights.sum()
+    weights = normalized_weights(log_weights)
     return ImportanceResult(draws, log_weights, weights, weights @ draws,
                             weight_ess(weights), float(weights.max()))
 

@@ -159,7 +159,9 @@ def logistic_posterior(data, prior_var=4.0):
         \nabla \log \tilde p = X^\top\big(y - \sigma(\eta)\big) - \theta/\tau^2,
 
     and minus the Hessian is :math:`X^\top \operatorname{diag}(\sigma(1-\sigma)) X + I/\tau^2`.
-    See Bishop (2006), section 4.5.
+    See Bishop (2006), section 4.5. The prior's constant :math:`(2\pi\tau^2)^{-d/2}` is left
+    out, so :math:`\tilde p = (2\pi\tau^2)^{d/2}\,p(\mathcal D\mid\theta)\,p(\theta)` and
+    :math:`Z = \int\tilde p = (2\pi\tau^2)^{d/2}\,p(\mathcal D)`.
     """
     design, y = data.design, data.y
     tau2 = positive_float(prior_var, "prior_var")

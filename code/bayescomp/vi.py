@@ -183,9 +183,20 @@ def score_function_gradient(log_density, mean, sd, noise, baseline="leave-one-ou
                         (values[:, None] * (noise**2 - 1)).mean(axis=0))
 
 
-def _check_settings(n_steps, n_samples, lr, rng):
-    return (positive_int(n_steps, "n_steps"), positive_int(n_samples, "n_samples"),
-            positive_float(lr, "lr"), generator(rng))
+def _check_settings(n_steps, n_samples, lr, rng, mean):
+    """Checked settings, and a function giving each step's noise for every fit."""
+    n_steps, n_samples, lr = (positive_int(n_steps, "n_steps"), positive_int(n_samples, "n_samples"),
+                              positive_float(lr, "lr"))
+    shape = (n_samples, mean.shape[-1])
+    if isinstance(rng, np.random.Generator) or mean.ndim == 1:
+        rng = generator(rng)
+        return n_steps, n_samples, lr, lambda: rng.standard_normal(mean.shape[:-1] + shape)
+    # One generator per fit: each fit is then the fit a single run with its generator gives.
+    if len(rng) != len(mean):
+        raise ValueError(f"rng must be one np.random.Generator or one per fit ({len(mean)}); "
+                         f"got {len(rng)}")
+    rngs = [generator(r, f"rng[{k}]") for k, r in enumerate(rng)]
+    return n_steps, n_samples, lr, lambda: np.stack([r.standard_normal(shape) for r in rngs])
 
 
 def _check_average(n_average, n_steps):
@@ -231,9 +242,10 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
         with different random numbers): every result then has the fit as its leading axis.
     n_steps : int
         Adam steps.
-    rng : np.random.Generator
+    rng : np.random.Generator, or a sequence of them (one per fit)
         It draws each step's noise, of shape ``(n_samples, d)``, or ``(fit, n_samples, d)``
-        for several fits.
+        for several fits; with one generator per fit, each fit is the one a single run with
+        its generator gives.
     n_samples : int
         Draws of :math:`\varepsilon` per step.
     lr, betas, eps : float, tuple, float
@@ -270,7 +282,7 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     """
     mean = _check_init_mean(init_mean)
     log_sd = as_finite_array(init_log_sd, "init_log_sd", shape=mean.shape)
-    n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
+    n_steps, n_samples, lr, draw_noise = _check_settings(n_steps, n_samples, lr, rng, mean)
     n_average = _check_average(n_average, n_steps)
     adam_mean = _Adam(mean.shape, lr, betas, eps)
     adam_log_sd = _Adam(mean.shape, lr, betas, eps)
@@ -279,7 +291,7 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     add_to_average, averaged = _averaging(n_steps, n_average)
     for step in range(n_steps):
         # Reparameterize: the draws are a deterministic function of (m, log s) and noise.
-        noise = rng.standard_normal(mean.shape[:-1] + (n_samples, mean.shape[-1]))
+        noise = draw_noise()
         sd = np.exp(log_sd)
         if track_elbo:
             elbo[step] = (log_density(mean[..., None, :] + sd[..., None, :] * noise).mean(axis=-1)
@@ -327,7 +339,7 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     mean = _check_init_mean(init_mean)
     dim = mean.shape[-1]
     chol = cholesky_factor(init_chol, "init_chol", dim)
-    n_steps, n_samples, lr, rng = _check_settings(n_steps, n_samples, lr, rng)
+    n_steps, n_samples, lr, draw_noise = _check_settings(n_steps, n_samples, lr, rng, mean)
     n_average = _check_average(n_average, n_steps)
     lower = np.broadcast_to(np.tril(chol, -1), mean.shape + (dim,)).copy()
     log_diag = np.broadcast_to(np.log(np.diag(chol)), mean.shape).copy()
@@ -335,7 +347,7 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     elbo = np.empty((n_steps,) + mean.shape[:-1])
     add_to_average, averaged = _averaging(n_steps, n_average)
     for step in range(n_steps):
-        noise = rng.standard_normal(mean.shape[:-1] + (n_samples, dim))
+        noise = draw_noise()
         factor = lower + np.exp(log_diag)[..., None, :] * np.eye(dim)
         theta = mean[..., None, :] + noise @ np.swapaxes(factor, -1, -2)
         grad = grad_log_density(theta)

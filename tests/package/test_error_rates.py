@@ -99,3 +99,13 @@ def test_audit_runs_is_the_audit_of_each_run():
         bc.audit_runs(reference, draws.reshape(3, 200, 10), weights[:, :10], chains=False)
     with pytest.raises(ValueError, match=r"draws must have shape \(run, chain, draw, J \+ 2\)"):
         bc.audit_runs(reference, draws[0])
+
+
+def test_check_runs_keeps_each_runs_worst_values():
+    rng = np.random.default_rng(4)
+    runs = rng.normal(size=(2, 4, 300, 3))
+    fired = bc.check_runs(runs)
+    for r in range(2):
+        assert fired.largest_rhat[r] == pytest.approx(bc.rank_normalized_rhat(runs[r]).max(), rel=1e-12)
+        assert fired.smallest_ess_bulk[r] == pytest.approx(bc.ess_bulk(runs[r]).min(), rel=1e-12)
+        assert fired.smallest_ess_tail[r] == pytest.approx(bc.ess_tail(runs[r]).min(), rel=1e-12)

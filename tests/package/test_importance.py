@@ -28,3 +28,15 @@ def test_each_proposal_is_checked_by_its_index():
         bc.importance_runs(lambda t: t[..., 0], MEANS, bad, 10, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"proposal_covs must have shape \(3, 2, 2\)"):
         bc.importance_runs(lambda t: t[..., 0], MEANS, COVS[:2], 10, np.random.default_rng(0))
+
+
+def test_weighted_estimates_of_many_runs_are_each_runs_own():
+    rng = np.random.default_rng(2)
+    log_weights, values = rng.normal(size=(3, 50)), rng.normal(size=(3, 50, 2))
+    weights = bc.normalized_weights(log_weights)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0)
+    estimates, mcse = bc.weighted_estimates(values, weights)
+    for r in range(3):
+        one = bc.importance.weighted_result(values[r], log_weights[r])
+        np.testing.assert_allclose(estimates[r], one.mean, rtol=1e-12)
+        np.testing.assert_allclose(mcse[r], bc.importance_mcse(one), rtol=1e-12)

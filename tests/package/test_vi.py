@@ -51,3 +51,13 @@ def test_every_fit_of_a_batch_finds_the_optimum(gaussian, kind):
 def test_a_start_of_more_than_two_axes_is_refused(gaussian):
     with pytest.raises(ValueError, match=r"init_mean must have shape \(d,\) for one fit or \(fit, d\)"):
         fit("mean-field", gaussian, np.zeros((2, 2, 2)), RNG(0))
+
+
+def test_one_generator_per_fit_gives_each_fit_its_single_run(gaussian):
+    batch = fit("mean-field", gaussian, np.zeros((3, 2)), [RNG(s) for s in (7, 8, 9)])
+    for k, seed in enumerate((7, 8, 9)):
+        single = fit("mean-field", gaussian, np.zeros(2), RNG(seed))
+        np.testing.assert_allclose(batch.mean[k], single.mean, rtol=1e-13)
+        np.testing.assert_allclose(batch.sd[k], single.sd, rtol=1e-13)
+    with pytest.raises(ValueError, match=r"rng must be one np.random.Generator or one per fit \(3\)"):
+        fit("full-rank", gaussian, np.zeros((3, 2)), [RNG(0), RNG(1)])
