@@ -64,7 +64,7 @@ HUB_TESTS := tests/hub
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
-        hub-capacity
+        hub-capacity portability
 
 help: ## list the targets
 	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
@@ -154,6 +154,17 @@ nbval: env-test ## re-execute every chapter and compare its stored outputs
 browser: env-test slides ## the browser checks: website, decks, JupyterLab, RISE, widgets
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(PARALLEL) $(BROWSER_TESTS)
+
+# The stored outputs on other CPUs (not part of `make check`: four nbval runs, about 15 min): every
+# chapter re-executed under OpenBLAS's Prescott and Sandybridge kernels, each with NumPy's own
+# dispatch and with it cut to X86_V3, as on a CPU without AVX-512. (Cutting a feature the CPU
+# lacks is refused by NumPy, so the X86_V3 runs need an AVX-512 CPU, as these machines have.)
+NO_AVX512 := X86_V4 AVX512_ICL AVX512_SPR
+portability: env-test ## re-execute every chapter under other CPUs' BLAS kernels and SIMD dispatch
+	@for core in Prescott Sandybridge; do for cut in "" "$(NO_AVX512)"; do \
+	  echo "== OPENBLAS_CORETYPE=$$core NPY_DISABLE_CPU_FEATURES='$$cut'"; \
+	  OPENBLAS_CORETYPE=$$core NPY_DISABLE_CPU_FEATURES="$$cut" \
+	    $(PYTEST) $(PARALLEL) $(NBVAL) || exit 1; done; done
 
 # The engine's golden values for `npm test` in code/widgets (the tests write their own).
 golden: env-reader ## write the widgets' golden values to _build/widgets/golden.json
