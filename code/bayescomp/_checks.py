@@ -74,9 +74,21 @@ def positive_float(value, name):
     return number
 
 
-def positive_definite_cholesky(cov, name, dim=None):
-    """Return the lower Cholesky factor of ``cov``, checking it is a symmetric PD matrix."""
-    cov = as_finite_array(cov, name, shape=(dim, dim) if dim else None)
+def _square_of(value, name, dim, dim_from):
+    """``value`` as a finite (dim, dim) array; a wrong shape names ``dim_from``, where ``dim``
+    came from, since the clash may be that argument's."""
+    array = as_finite_array(value, name)
+    if dim_from and array.shape != (dim, dim):
+        raise ValueError(f"{name} must have shape ({dim}, {dim}) to match {dim_from}, which has "
+                         f"length {dim}; got shape {array.shape}")
+    return as_finite_array(array, name, shape=(dim, dim) if dim else None)
+
+
+def positive_definite_cholesky(cov, name, dim=None, dim_from=None):
+    """Return the lower Cholesky factor of ``cov``, checking it is a symmetric PD matrix.
+
+    ``dim_from`` names the argument that fixed ``dim`` (a mean, say), for the error message."""
+    cov = _square_of(cov, name, dim, dim_from)
     if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
         raise ValueError(f"{name} must be a square 2-D matrix; got shape {cov.shape}")
     if not np.allclose(cov, cov.T, rtol=1e-10, atol=1e-12):
@@ -90,9 +102,9 @@ def positive_definite_cholesky(cov, name, dim=None):
         ) from None
 
 
-def cholesky_factor(value, name, dim):
+def cholesky_factor(value, name, dim, dim_from=None):
     """Check that ``value`` is a (dim, dim) lower-triangular matrix with a positive diagonal."""
-    factor = as_finite_array(value, name, shape=(dim, dim))
+    factor = _square_of(value, name, dim, dim_from)
     if np.any(np.triu(factor, 1) != 0) or np.any(np.diag(factor) <= 0):
         raise ValueError(f"{name} must be lower triangular with a positive diagonal "
                          "(a Cholesky factor of a positive definite covariance)")

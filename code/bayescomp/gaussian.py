@@ -31,7 +31,7 @@ def gaussian_logpdf(x, mean, cov):
     """
     mean = as_finite_array(mean, "mean", ndim=1)
     dim = mean.size
-    positive_definite_cholesky(cov, "cov", dim)
+    positive_definite_cholesky(cov, "cov", dim, "mean")
     cov = np.asarray(cov, dtype=float)
     x = as_finite_array(x, "x")
     if x.shape[-1] != dim:
@@ -63,7 +63,7 @@ def gaussian_target(mean, cov):
     for bit, on every CPU.
     """
     mean = as_finite_array(mean, "mean", ndim=1)
-    positive_definite_cholesky(cov, "cov", mean.size)
+    positive_definite_cholesky(cov, "cov", mean.size, "mean")
     precision = np.linalg.inv(np.asarray(cov, dtype=float))
     precision = 0.5 * (precision + precision.T)   # exactly symmetric
 

@@ -81,7 +81,8 @@ def importance_sample(log_density, proposal_mean, proposal_cov, n_draws, rng):
     (Owen, 2013, chapter 9).
     """
     proposal_mean = as_finite_array(proposal_mean, "proposal_mean", ndim=1)
-    positive_definite_cholesky(proposal_cov, "proposal_cov", proposal_mean.size)
+    positive_definite_cholesky(proposal_cov, "proposal_cov", proposal_mean.size,
+                               "proposal_mean")
     n_draws = positive_int(n_draws, "n_draws")
     rng = generator(rng)
     draws = rng.multivariate_normal(proposal_mean, proposal_cov, n_draws)

@@ -91,7 +91,7 @@ def _walk(log_density, starts, proposal_chol, n_steps, rngs, keep=None, record_p
     ``(chain, step, d)`` when recorded (else None) and every decision ``(chain, step)``.
     """
     n_chain, dim = starts.shape
-    chol = cholesky_factor(proposal_chol, "proposal_chol", dim)
+    chol = cholesky_factor(proposal_chol, "proposal_chol", dim, "each start")
     noise = step_noise(rngs, n_chain)
     kept = np.arange(n_steps) if keep is None else keep
     slot = np.full(n_steps, -1)

@@ -28,7 +28,7 @@ def gaussian_proposal(mean, cov):
     """:math:`N(\\mu, \\Sigma)`, sampled exactly as :func:`importance_sample` samples it."""
     mean = as_finite_array(mean, "mean", ndim=1)
     cov = np.asarray(cov, dtype=float)
-    positive_definite_cholesky(cov, "cov", mean.size)
+    positive_definite_cholesky(cov, "cov", mean.size, "mean")
     return Proposal(lambda n, rng: rng.multivariate_normal(mean, cov, n),
                     lambda theta: gaussian_logpdf(theta, mean, cov), "Gaussian")
 
@@ -51,7 +51,7 @@ def student_t_proposal(mean, cov, df):
     :math:`p/q` stay bounded (Owen, 2013, section 9.6; Geweke, 1989).
     """
     mean = as_finite_array(mean, "mean", ndim=1)
-    chol = positive_definite_cholesky(cov, "cov", mean.size)
+    chol = positive_definite_cholesky(cov, "cov", mean.size, "mean")
     df = positive_float(df, "df")
     dim = mean.size
     log_norm = (lgamma((df + dim) / 2) - lgamma(df / 2) - dim / 2 * log(df * pi)

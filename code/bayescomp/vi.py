@@ -338,7 +338,7 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     """
     mean = _check_init_mean(init_mean)
     dim = mean.shape[-1]
-    chol = cholesky_factor(init_chol, "init_chol", dim)
+    chol = cholesky_factor(init_chol, "init_chol", dim, "init_mean")
     n_steps, n_samples, lr, draw_noise = _check_settings(n_steps, n_samples, lr, rng, mean)
     n_average = _check_average(n_average, n_steps)
     lower = np.broadcast_to(np.tril(chol, -1), mean.shape + (dim,)).copy()

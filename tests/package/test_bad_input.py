@@ -163,3 +163,17 @@ def test_each_of_four_chains_has_its_own_colour():
 
     assert len({chain_color(c) for c in range(4)}) == 4
     assert chain_color(np.int64(2)) == chain_color(2)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda t: bc.importance_sample(t.log_density, [0, 0, 0], np.eye(2), 10, RNG(0)),
+     r"proposal_cov must have shape \(3, 3\) to match proposal_mean, which has length 3; "
+     r"got shape \(2, 2\)"),
+    (lambda t: bc.gaussian_target([0, 0], np.eye(3)),
+     r"cov must have shape \(2, 2\) to match mean, which has length 2; got shape \(3, 3\)"),
+    (lambda t: bc.metropolis_chain(t.log_density, [0, 0, 0], np.eye(2), 10, RNG(0)),
+     r"proposal_chol must have shape \(3, 3\) to match each start, which has length 3"),
+])
+def test_a_shape_clash_names_both_arguments(lecture, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(lecture.target)
