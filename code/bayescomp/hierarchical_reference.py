@@ -332,9 +332,13 @@ class Audit(NamedTuple):
         MCSE is NaN: the draws carry no information about their own error, and a printed 0
         would claim certainty.
     misses : ndarray of bool, shape (4,)
-        Where the error exceeds :data:`TOLERANCE` by more than two MCSE: a miss that Monte
-        Carlo noise cannot explain. An undefined MCSE counts as zero here, so that a run that
-        never visits the tail is judged by its error alone.
+        Where the error exceeds :data:`TOLERANCE`: the estimate is wrong by more than the
+        audit allows, whatever the run says of its own precision.
+    beyond_error_bar : ndarray of bool, shape (4,)
+        Misses that the run's own error bar does not admit either: the error exceeds the
+        tolerance by more than two MCSE, so that a report of the estimate with its MCSE would
+        mislead. An undefined MCSE counts as zero here, so that a run that never visits the
+        tail is judged by its error alone.
     """
 
     estimates: np.ndarray
@@ -342,6 +346,7 @@ class Audit(NamedTuple):
     errors: np.ndarray
     error_mcse: np.ndarray
     misses: np.ndarray
+    beyond_error_bar: np.ndarray
 
 
 def _audited_values(draws):
@@ -377,8 +382,9 @@ def _audit(reference, values, weights, chains):
     exact = np.r_[reference.mean[:3], p]
     scale = np.r_[reference.sd[:3], p]
     errors, error_mcse = (estimates - exact) / scale, mcse / scale
-    misses = np.abs(errors) - 2 * np.nan_to_num(error_mcse) > np.asarray(TOLERANCE)
-    return Audit(estimates, mcse, errors, error_mcse, misses)
+    tolerance = np.asarray(TOLERANCE)
+    return Audit(estimates, mcse, errors, error_mcse, np.abs(errors) > tolerance,
+                 np.abs(errors) - 2 * np.nan_to_num(error_mcse) > tolerance)
 
 
 def audit(reference, draws, weights=None):

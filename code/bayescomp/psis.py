@@ -157,9 +157,11 @@ def k_hat_threshold(n_draws):
 
         \hat k_{\max}(S) = \min\big(1 - 1/\log_{10} S,\ 0.7\big).
 
-    Above 0.7 the error of a PSIS estimate falls too slowly for any practical :math:`S`; below
-    about 2,200 draws the bound is stricter, because the tail fit then rests on few draws and
-    even a :math:`\hat k` under 0.7 can go with a large error (Vehtari et al., 2024, section 3).
+    For a tail of shape :math:`k`, the error of a PSIS estimate becomes small only once
+    :math:`S` exceeds about :math:`10^{1/(1-k)}` draws; with :math:`S` draws that allows
+    :math:`k < 1 - 1/\log_{10}S`, stricter than 0.7 below :math:`10^{10/3} \approx 2{,}200`
+    draws. Above 0.7 the required :math:`S` is impractically large (Vehtari et al., 2024,
+    section 3).
     """
     n_draws = positive_int(n_draws, "n_draws", 2)
     return float(min(1 - 1 / np.log10(n_draws), K_HAT_MAX))

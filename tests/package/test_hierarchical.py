@@ -149,6 +149,23 @@ def test_the_audit_of_exact_draws_misses_nothing_and_of_a_shifted_set_misses_log
     shifted = bc.audit(REFERENCE, draws + np.r_[0.0, 0.5, np.zeros(8)])
     assert shifted.errors[1] == pytest.approx(0.5 / REFERENCE.sd[1], abs=0.03)
     assert shifted.misses.tolist() == [False, True, False, True]
+    assert shifted.beyond_error_bar.tolist() == [False, True, False, True]
+
+
+def test_a_miss_within_its_error_bar_is_a_miss_but_not_beyond_the_error_bar():
+    # 400 exact draws: the MCSE of P(tau < 1) is about 0.02, a tenth of P. An estimate shifted
+    # by 0.15 of P misses the tolerance of 0.1, yet lies within 0.1 + 2 MCSE of the truth.
+    draws = bc.exact_draws(DATA, REFERENCE, 400, np.random.default_rng(13))
+    result = bc.audit(REFERENCE, draws)
+    p = REFERENCE.prob_tau_below_1
+    shift = (1.15 * p - result.estimates[3])
+    # Move just enough draws across tau = 1 to push the estimate to 1.15 P.
+    moved = draws.copy()
+    above = np.flatnonzero(moved[:, 1] >= 0)[:int(round(shift * len(draws)))]
+    moved[above, 1] = -0.5
+    shifted = bc.audit(REFERENCE, moved)
+    assert shifted.errors[3] > 0.1 and shifted.misses[3]
+    assert shifted.errors[3] < 0.1 + 2 * shifted.error_mcse[3] and not shifted.beyond_error_bar[3]
 
 
 def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
@@ -163,7 +180,7 @@ def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
         assert result.estimates[3] == 0.0
         assert np.isnan(result.mcse[3]) and np.isnan(result.error_mcse[3])
         assert np.all(np.isfinite(result.mcse[:3]))
-        assert result.misses[3]
+        assert result.misses[3] and result.beyond_error_bar[3]
 
 
 def test_an_undefined_mcse_prints_as_n_a_and_a_defined_one_as_a_number():
