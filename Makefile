@@ -74,8 +74,9 @@ help: ## list the targets
 	  | sed -E 's/^([a-z -]+):.*## (.*)$$/\1\t\2/' \
 	  | awk -F '\t' '{ printf "  %-26s %s\n", $$1, $$2 }'
 
-# A venv with a lock installed; the copy of the lock in the venv says it is current, so a second
-# run installs nothing.
+# A venv with a lock installed; the copy of the lock (and of code/pyproject.toml, whose version
+# the editable install's metadata holds) in the venv says it is current, so a second run
+# installs nothing. pip 25.1 or newer: older pip ignores the PEP 639 licence in `pip show`.
 env-reader env-build env-test: ## install the reader, build or test lock into the venv
 ifeq ($(origin PYTHON),command line)
 	@test -x "$(PYTHON)" || { echo "PYTHON=$(PYTHON) does not exist or is not executable." >&2; exit 2; }
@@ -86,10 +87,11 @@ ifeq ($(origin PYTHON),command line)
 else
 	@test -x $(PYTHON) || $(BOOTSTRAP_PYTHON) -m venv $(ENV)
 endif
-	@cmp -s $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock || { \
+	@cat $(LOCK_$(@:env-%=%)) code/pyproject.toml | cmp -s - $(ENV)/.bayescomp-$@.lock || { \
 	  echo "Installing the locked $(@:env-%=%) set into $(ENV) ..."; \
+	  $(PYTHON) -m pip install -q "pip>=25.1" && \
 	  $(PYTHON) -m pip install -q -r $(LOCK_$(@:env-%=%)) && \
-	  cp $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock; }
+	  cat $(LOCK_$(@:env-%=%)) code/pyproject.toml > $(ENV)/.bayescomp-$@.lock; }
 
 npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
