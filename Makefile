@@ -181,15 +181,17 @@ hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, fir
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.benchmarks.hub_capacity
 
-# Regenerate the four locks, top down, so the reader, build and hub sets pin exactly the versions
-# the test set pins.
+# Regenerate the five locks, top down, so the reader, build and hub sets pin exactly the versions
+# the test set pins; cffconvert's (CITATION.cff's validator, in a venv of its own since it needs
+# jsonschema < 4) on its own.
 UV_COMPILE := uv pip compile --universal --python-version 3.11 --fork-strategy fewest --custom-compile-command "make locks"
-locks: ## regenerate the four locks (needs uv)
+locks: ## regenerate the five locks (needs uv)
 	$(UV_COMPILE) tools/requirements/test.in -o $(LOCK_test)
 	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/hub.in -o $(LOCK_hub)
+	$(UV_COMPILE) tools/requirements/cff.in -o tools/requirements/cff.txt
 
 # The mutation study (not part of `make check` or CI; about 20 min on 2 cores): mutmut 3 mutates the
 # package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
