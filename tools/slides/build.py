@@ -80,8 +80,10 @@ html.print-pdf .reveal .bcq .bcq-buttons, html.print-pdf .reveal .bcq .bcq-keys,
 html.print-pdf .reveal .bcq .bcq-feedback { display: none; }
 @media print { .reveal .bcq .bcq-buttons, .reveal .bcq .bcq-keys, .reveal .bcq .bcq-feedback { display: none; } }
 /* The edition and its licences, the title slide's last line (with_edition): body-text size,
-   in the grey of <small> (6.2:1 on white). */
+   in the grey of <small> (6.2:1 on white); its links underlined, since their blue is not
+   distinguishable from that grey by colour alone (WCAG 1.4.1, axe link-in-text-block). */
 .reveal .jp-RenderedHTMLCommon p.deck-edition { color: #5f6368; margin-top: 1.2em; }
+.reveal .jp-RenderedHTMLCommon p.deck-edition a { text-decoration: underline; }
 /* The slide number: reveal.js's white on 40 % black shows as #999 on a white slide, 2.8:1; on
    75 % black it is 10:1 (WCAG AA asks 4.5:1 for its 12 px text). */
 .reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }
