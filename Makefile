@@ -74,8 +74,9 @@ help: ## list the targets
 	  | sed -E 's/^([a-z -]+):.*## (.*)$$/\1\t\2/' \
 	  | awk -F '\t' '{ printf "  %-26s %s\n", $$1, $$2 }'
 
-# A venv with a lock installed; the copy of the lock in the venv says it is current, so a second
-# run installs nothing.
+# A venv with a lock installed; the copy of the lock (and of code/pyproject.toml, whose version
+# the editable install's metadata holds) in the venv says it is current, so a second run
+# installs nothing. pip 25.1 or newer: older pip ignores the PEP 639 licence in `pip show`.
 env-reader env-build env-test: ## install the reader, build or test lock into the venv
 ifeq ($(origin PYTHON),command line)
 	@test -x "$(PYTHON)" || { echo "PYTHON=$(PYTHON) does not exist or is not executable." >&2; exit 2; }
@@ -86,10 +87,11 @@ ifeq ($(origin PYTHON),command line)
 else
 	@test -x $(PYTHON) || $(BOOTSTRAP_PYTHON) -m venv $(ENV)
 endif
-	@cmp -s $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock || { \
+	@cat $(LOCK_$(@:env-%=%)) code/pyproject.toml | cmp -s - $(ENV)/.bayescomp-$@.lock || { \
 	  echo "Installing the locked $(@:env-%=%) set into $(ENV) ..."; \
+	  $(PYTHON) -m pip install -q "pip>=25.1" && \
 	  $(PYTHON) -m pip install -q -r $(LOCK_$(@:env-%=%)) && \
-	  cp $(LOCK_$(@:env-%=%)) $(ENV)/.bayescomp-$@.lock; }
+	  cat $(LOCK_$(@:env-%=%)) code/pyproject.toml > $(ENV)/.bayescomp-$@.lock; }
 
 npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
@@ -190,15 +192,17 @@ hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, fir
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.benchmarks.hub_capacity
 
-# Regenerate the four locks, top down, so the reader, build and hub sets pin exactly the versions
-# the test set pins.
+# Regenerate the five locks, top down, so the reader, build and hub sets pin exactly the versions
+# the test set pins; cffconvert's (CITATION.cff's validator, in a venv of its own since it needs
+# jsonschema < 4) on its own.
 UV_COMPILE := uv pip compile --universal --python-version 3.11 --fork-strategy fewest --custom-compile-command "make locks"
-locks: ## regenerate the four locks (needs uv)
+locks: ## regenerate the five locks (needs uv)
 	$(UV_COMPILE) tools/requirements/test.in -o $(LOCK_test)
 	mkdir -p _build && grep -v '^-e ' $(LOCK_test) > _build/test-constraints.txt
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/build.in -o $(LOCK_build)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/reader.in -o $(LOCK_reader)
 	$(UV_COMPILE) -c _build/test-constraints.txt tools/requirements/hub.in -o $(LOCK_hub)
+	$(UV_COMPILE) tools/requirements/cff.in -o tools/requirements/cff.txt
 
 # The mutation study (not part of `make check` or CI; about 20 min on 2 cores): mutmut 3 mutates the
 # package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under

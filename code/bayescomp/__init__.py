@@ -8,6 +8,7 @@ Plotting needs matplotlib, which is slow to import, so :mod:`bayescomp.plotting`
 ``setup_figures``) load on first use: ``import bayescomp`` alone stays NumPy-only.
 """
 import importlib
+import importlib.metadata
 from .display import show_source
 from . import questions  # bc.questions.ask: self-check questions in the chapters
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
@@ -39,6 +40,9 @@ from .psis import ParetoSmoothedWeights, k_hat_threshold, pareto_smoothed_log_we
 from .problem import LogisticData, Target, design_matrix, logistic_posterior, make_data, sigmoid
 from .vi import (ELBOGradient, FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi,
                  reparameterization_gradient, score_function_gradient)
+
+# The edition, from the installed metadata (its one source is code/pyproject.toml).
+__version__ = importlib.metadata.version("bayescomp")
 
 __all__ = [
     "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",

@@ -5,7 +5,8 @@
 What is checked, against the sources (nothing here is typed twice):
 
 - it is at most 20 MB and its page count is in the range CONTRIBUTING.md states;
-- a title page, then the contents, whose every entry links to the page where its title is;
+- a title page, with the edition and its licences in one line (each licence a link), then the
+  contents, whose every entry links to the page where its title is;
 - every chapter and section title of every page of ``_toc.yml`` is in the body, in order;
 - no raw TeX, MyST or HTML source shows in the prose (text outside the monospaced code and
   outputs), and no directive, fence or tag in the code either;
@@ -173,6 +174,16 @@ def test_title_page_and_contents():
     printed = [int(n) for top, n in re.findall(r'<text top="(\d+)"[^>]*>(?:<b>)?(\d+)(?:</b>)?</text>', xml)
                if int(top) < 0.92 * height]   # not the folio at the foot
     assert printed[:len(targets)] == targets, "the contents' page numbers are not their links' pages"
+
+
+def test_title_page_states_the_licences_and_the_edition():
+    from tools import edition
+    line = normal(html.unescape(re.sub(r"<[^>]+>", "", edition.notice_html())))
+    assert line in page_texts()[0], f"the title page does not print {line!r}"
+    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-f", "1", "-l", "1",
+                          str(pdf())], capture_output=True, text=True, check=True).stdout
+    links = set(re.findall(r'<a href="(https?://[^"]+)"', xml))
+    assert {licence["url"] for licence in edition.LICENCES.values()} <= links, links
 
 
 def test_every_chapter_and_section_title_in_order():

@@ -86,6 +86,19 @@ def test_site_links_both_downloads():
     assert (SITE / PDF_NAME).exists()
 
 
+def test_archive_holds_the_licences_and_names_the_edition():
+    """Both licence files beside the README, which opens with the edition and its licences in
+    one line; the wheel's name carries the version too (the archive's own name does not)."""
+    from tools import edition
+    with zipfile.ZipFile(archive()) as zipped:
+        names = zipped.namelist()
+        for licence in edition.LICENCES.values():
+            assert zipped.read(f"{FOLDER}/{licence['file']}") == (ROOT / licence["file"]).read_bytes()
+        readme = zipped.read(f"{FOLDER}/README.md").decode()
+    assert edition.notice_markdown() in readme.split("\n\n")[1], readme[:400]
+    assert f"{FOLDER}/bayescomp-{edition.version()}-py3-none-any.whl" in names
+
+
 def test_reader_install_is_the_archives_wheel_within_budget(reader):
     folder, env, _ = reader
     python = folder / ".venv" / "bin" / "python"

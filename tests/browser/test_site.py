@@ -4,11 +4,21 @@ Each page of ``_toc.yml`` must load without reaching outside the machine, with n
 request, and with its math typeset by the site's own MathJax copy. Build the site first
 (`make book`); a missing build skips these tests, and under `make test` and `make check` (which allow no silent
 skip, see ``tests/skips.py``) fails them.
+
+Every page the build wrote states, in its footer, the edition and its licences in one line,
+with links to both licences and to the accessibility statement; the Errata page says how to
+report an error.
 """
+import html
+import re
+
 import pytest
 
+from tools import edition
 from tools.slides.build import deck_file
 from tools.toc import CHAPTERS, PAGES, ROOT
+
+from .built import site_pages
 
 SITE = ROOT / "_build" / "html"
 
@@ -60,3 +70,38 @@ def test_chapter_pages_link_to_their_decks():
         page = (SITE / "chapters" / f"{name}.html").read_text(encoding="utf-8")
         assert f"../slides/{deck_file(name)}" in page, name
     assert (SITE / "slides" / "index.html").exists()
+
+
+FOOTER = re.compile(r'<footer class="bd-footer-content">(.*?)</footer>', re.S)
+EDITION_LINE = re.compile(r'<p class="edition-footer">(.*?)</p>', re.S)
+
+
+def test_every_footer_states_the_licences_and_the_edition():
+    require_site()
+    pages, wrong = site_pages(), []
+    for path in pages:
+        footer = FOOTER.search((SITE / path).read_text(encoding="utf-8"))
+        line = footer and EDITION_LINE.search(footer[1])
+        if not line:
+            wrong.append(f"{path}: no edition line in the footer")
+            continue
+        text = html.unescape(re.sub(r"<[^>]+>", "", line[1]))
+        links = re.findall(r'href="([^"]+)"', line[1])
+        licences = [licence["url"] for licence in edition.LICENCES.values()]
+        target = links[-1].split("#")[0] if links else None   # "#" on the statement itself
+        statement = (SITE / path).parent / target if target else SITE / path
+        if (f"Edition {edition.version()}." not in text or links[:2] != licences
+                or statement.resolve() != SITE / "chapters" / "accessibility.html"):
+            wrong.append(f"{path}: {text!r} {links}")
+    assert len(pages) >= len(PAGES) and wrong == [], wrong[:5]
+
+
+def test_errata_page_says_how_to_report_an_error():
+    require_site()
+    source = (SITE / "chapters" / "errata.html").read_text(encoding="utf-8")
+    page = html.unescape(re.sub(r"<[^>]+>", "", source))
+    page = " ".join(page.replace("\u2019", "'").split())   # Sphinx's typographic apostrophe
+    assert f"This is edition {edition.version()}." in page
+    assert "open an issue in the book's repository. Say which edition" in page
+    address = edition.config()["repository"]
+    assert not address or f'href="{address.rstrip("/")}/issues"' in source

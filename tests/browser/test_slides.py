@@ -38,8 +38,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import toc
-from tools.slides.build import CANVAS, INDEX_KEYS, chapter_title, deck_file, deck_title, handout_file
+from tools import edition, toc
+from tools.slides.build import (CANVAS, EDITION_CLASS, INDEX_KEYS, chapter_title, deck_file,
+                                deck_title, handout_file)
 from tools.slides.handouts import print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
@@ -728,6 +729,20 @@ def test_deck_and_handout_have_the_chapters_title(name):
     assert pdf_title((DECKS / handout_file(name)).read_bytes()) == title
 
 
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_title_slide_and_handout_state_the_licences_and_the_edition(name):
+    """The deck's first slide ends with the edition and its licences, with their links, as
+    every page's footer has them; the handout's first page prints that line."""
+    deck = (DECKS / deck_file(name)).read_text(encoding="utf-8")
+    title_slide = deck.split('<div class="slides">', 1)[1].split("</section>", 1)[0]
+    line = f'<p class="{EDITION_CLASS}">{edition.notice_html()}</p>'
+    assert line in title_slide, f"{deck_file(name)}: its title slide has no edition line"
+    assert deck.count(line) == 1
+    first_page = pdf_pages_text(DECKS / handout_file(name))[0]
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", edition.notice_html())).split())
+    assert text in first_page, f"{handout_file(name)}: page 1 does not print {text!r}"
+
+
 def test_handout_pages_carry_their_numbers(browser, decks_url):
     """The print layout the handouts are made from: every page shows its number, k/n."""
     name = "03_mcmc"
@@ -877,6 +892,7 @@ def test_index_lists_decks_handouts_and_keys():
         assert f'href="{handout_file(name)}"' in index
     for key, action in INDEX_KEYS:
         assert action in index
+    assert edition.notice_html() in index
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,10 +4,13 @@ The two bundles (``code/bayescomp/static/``) are committed, so the clone's edita
 the wheel both give the live figures with no Node.js. Committed build output goes stale when
 ``code/widgets`` changes, so the first test rebuilds them with the pinned esbuild and compares
 bytes. The others build the wheel and the sdist as ``make book`` does (``tools.download.package``)
-and look inside, and check the one anywidget class points at the packaged module.
+and look inside (the bundles, the licence file, the metadata that names the licence and the
+version), and check the one anywidget class points at the packaged module.
 """
+import email
 import subprocess
 import tarfile
+import tomllib
 import zipfile
 
 import pytest
@@ -53,6 +56,25 @@ def test_wheel_and_sdist_carry_the_bundles(dist):
         for path in BUNDLES:
             member = archive.extractfile(f"{top}/bayescomp/static/{path.name}")
             assert member.read() == path.read_bytes(), path.name
+
+
+def test_wheel_and_sdist_name_the_licence_and_carry_its_file(dist):
+    """PEP 639 metadata, which `pip show` reads: the SPDX licence and the licence file, and the
+    version of code/pyproject.toml (its one source)."""
+    project = tomllib.loads((ROOT / "code" / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    licence = (ROOT / "LICENSE").read_bytes()
+    sdist, wheel = dist
+    info = f"bayescomp-{project['version']}.dist-info"
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = email.message_from_bytes(archive.read(f"{info}/METADATA"))
+        assert archive.read(f"{info}/licenses/LICENSE") == licence
+    assert (metadata["Version"], metadata["License-Expression"], metadata.get_all("License-File")) == (
+        project["version"], "MIT", ["LICENSE"])
+    with tarfile.open(sdist) as archive:
+        top = sdist.name.removesuffix(".tar.gz")
+        assert archive.extractfile(f"{top}/LICENSE").read() == licence
+        pkg_info = email.message_from_bytes(archive.extractfile(f"{top}/PKG-INFO").read())
+    assert pkg_info["License-Expression"] == "MIT"
 
 
 def test_wheel_is_reproducible(dist, tmp_path):

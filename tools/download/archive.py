@@ -7,7 +7,12 @@ It holds, under one folder (``bayescomp-book/``):
 - the ``bayescomp`` wheel (:mod:`tools.download.package`), live figures included;
 - ``requirements.txt``: the reader lock (``requirements.txt`` of the checkout), with its one
   editable line ``-e ./code`` replaced by the wheel beside it, so every other pin is the lock's;
-- ``README.md``: the few lines a reader types (``tools/download/README.md``).
+- ``README.md``: the few lines a reader types (``tools/download/README.md``), headed by the
+  edition and its licences in one line (:func:`tools.edition.notice_markdown`);
+- ``LICENSE`` (MIT, the code) and ``LICENSE-text`` (CC BY 4.0, the text, figures and slides).
+
+The archive's name stays ``bayescomp-book.zip`` from edition to edition (the website's links and
+a course's instructions keep working); its README and its wheel's name carry the version.
 
 The zip's entries are sorted and dated 2026-01-01, so the same book gives the same bytes.
 ``make book`` writes it to ``_build/download/``, and the website serves it from its top folder
@@ -21,7 +26,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from .. import toc
+from .. import edition, toc
 from ..toc import ROOT
 from . import package
 
@@ -33,9 +38,25 @@ READER_LOCK = ROOT / "requirements.txt"
 # scripts unchanged, a second `make book` keeps the archive (its bytes would be the same).
 KEYS = ROOT / "_build" / "archive-built-from.json"
 EDITABLE = "-e ./code"
-# Pages of the website that mean nothing in Jupyter: the execution-statistics table.
-WEBSITE_ONLY = ("chapters/execution",)
+# Pages of the website that mean nothing in Jupyter: the execution-statistics table, and the
+# errata and the accessibility statement, which the website keeps current for every edition
+# (the README says where they are).
+WEBSITE_ONLY = ("chapters/execution", "chapters/errata", "chapters/accessibility")
 DATE = (2026, 1, 1, 0, 0, 0)
+# The licence files, at the archive's top beside the README.
+LICENCE_FILES = [ROOT / licence["file"] for licence in edition.LICENCES.values()]
+
+
+def readme():
+    """The archive's README: tools/download/README.md with the edition line and the licences."""
+    text = README.read_text(encoding="utf-8")
+    licences = " ".join(f"`{licence['file']}` ({licence['name']}) covers {licence['covers']}."
+                        for licence in edition.LICENCES.values())
+    for field, value in (("{edition}", edition.notice_markdown()), ("{licences}", licences)):
+        if text.count(field) != 1:
+            raise ValueError(f"{README} must hold {field} exactly once")
+        text = text.replace(field, value)
+    return text
 
 
 def reader_requirements(wheel_name, lock=READER_LOCK):
@@ -79,8 +100,9 @@ def inputs_key():
     code = ROOT / "code"
     sources = sorted(p for p in (code / "bayescomp").rglob("*") if p.is_file()
                      and "__pycache__" not in p.parts)
-    scripts = [Path(__file__), Path(package.__file__)]
-    return files_hash([*sources, code / "pyproject.toml", README, READER_LOCK, *scripts,
+    scripts = [Path(__file__), Path(package.__file__), Path(edition.__file__)]
+    return files_hash([*sources, code / "pyproject.toml", code / "LICENSE", README, READER_LOCK,
+                       *scripts, *LICENCE_FILES, ROOT / "_config.yml",
                        *(source for _, source in book_files())])
 
 
@@ -96,7 +118,8 @@ def build(out=ROOT / "_build" / "download"):
         return path
     with tempfile.TemporaryDirectory() as tmp:
         _, wheel = package.build(tmp)
-        entries = [("README.md", README.read_bytes()),
+        entries = [("README.md", readme().encode()),
+                   *((path.name, path.read_bytes()) for path in LICENCE_FILES),
                    ("requirements.txt", reader_requirements(wheel.name).encode()),
                    (wheel.name, wheel.read_bytes())]
         entries += [(name, source.read_bytes()) for name, source in book_files()]

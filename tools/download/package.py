@@ -1,7 +1,8 @@
 """Build ``bayescomp`` as a wheel and an sdist, offline and reproducibly.
 
 The package's ``static/`` folder (the live figures' built bundles, package data) travels in both,
-so a reader who installs the wheel gets the live figures in JupyterLab with no Node.js.
+so a reader who installs the wheel gets the live figures in JupyterLab with no Node.js; so does
+its licence file (``code/LICENSE``, named by ``license-files`` in ``pyproject.toml``).
 
 The build runs setuptools' PEP 517 hooks in this interpreter (setuptools and wheel are pinned in
 the build lock), on a copy of ``code/`` in a temporary folder: no build isolation, so nothing is
@@ -26,8 +27,10 @@ EPOCH = "1767225600"
 
 
 def _copy_source(to):
-    """The package's sources: pyproject.toml and the bayescomp folder, without caches."""
-    shutil.copy2(SOURCE / "pyproject.toml", to / "pyproject.toml")
+    """The package's sources: pyproject.toml, its licence file and the bayescomp folder,
+    without caches."""
+    for name in ("pyproject.toml", "LICENSE"):
+        shutil.copy2(SOURCE / name, to / name)
     shutil.copytree(SOURCE / "bayescomp", to / "bayescomp",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 

@@ -19,7 +19,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -29,6 +28,7 @@ from pathlib import Path
 
 import psutil
 
+from ..scripts.locked_venv import locked_venv
 from ..toc import ROOT
 
 HUB_LOCK = ROOT / "tools" / "requirements" / "hub.txt"
@@ -43,20 +43,7 @@ BRANCH = "main"
 def singleuser_env(venv=HUB_VENV, lock=HUB_LOCK):
     """The students' environment: a venv with the hub lock installed (from the checkout, whose
     ``code/`` the lock installs). Returns the venv's folder."""
-    venv = Path(venv)
-    stamp = venv / ".bayescomp-hub.lock"
-    if stamp.exists() and stamp.read_bytes() == Path(lock).read_bytes():
-        return venv
-    if venv.exists():
-        shutil.rmtree(venv)
-    base = getattr(sys, "_base_executable", sys.executable)
-    subprocess.run([base, "-m", "venv", str(venv)], check=True)
-    run = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(lock)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=1800)
-    if run.returncode:
-        raise RuntimeError(f"pip install -r {lock} failed:\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}")
-    shutil.copy(lock, stamp)
-    return venv
+    return locked_venv(venv, lock, ".bayescomp-hub.lock")
 
 
 def free_port():

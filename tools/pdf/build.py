@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import edition
 from ..slides.figures import files_hash, tree_files
 from ..slides.handouts import CHROMIUM, FLAGS
 from ..toc import ROOT
@@ -43,14 +44,17 @@ PRINT_FLAGS = [*(flag for flag in FLAGS if not flag.startswith("--virtual-time-b
 
 
 def book_front():
-    """The title page's lines, from ``_config.yml`` and the package's description."""
+    """The title page's lines, from ``_config.yml`` and the package's description; the last
+    one is the edition and its licences, as every page's footer and deck's title slide state
+    them (:func:`tools.edition.notice_html`, HTML with its links)."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     return {"title": config["title"],
             "subtitle": "One posterior, a grid reference and four approximations",
             "author": config["author"],
             "note": "The printed edition of the website. Its live figures appear as stills; "
                     "their captions say where the live ones are.",
-            "copyright": f"© {config['copyright']}"}
+            "copyright": f"© {config['copyright']}",
+            "notice": edition.notice_html()}
 
 
 def chromium_print(html, pdf, profile, pages=()):
@@ -87,10 +91,11 @@ SOURCES = ("chapters", "_config.yml", "_toc.yml", "tools/pdf", "tools/website", 
 
 
 def inputs_key():
-    """A key for every file the single page and its printing are made from, and chromium's
-    flags: while it holds, the PDF would come out the same, and neither Sphinx's singlehtml
-    build (minutes: it writes the whole book again each time) nor chromium runs."""
-    return files_hash(tree_files(SOURCES), *PRINT_FLAGS)
+    """A key for every file the single page and its printing are made from, chromium's flags
+    and the title page (the edition): while it holds, the PDF would come out the same, and
+    neither Sphinx's singlehtml build (minutes: it writes the whole book again each time) nor
+    chromium runs."""
+    return files_hash(tree_files(SOURCES), *PRINT_FLAGS, json.dumps(book_front()))
 
 
 def build(out=DEFAULT_OUT):

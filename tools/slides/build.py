@@ -23,7 +23,7 @@ import nbformat
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
-from .. import toc
+from .. import edition, toc
 from ..toc import CHAPTERS, ROOT
 from . import metadata
 from .figures import use_deck_figures
@@ -79,6 +79,11 @@ html.print-pdf .reveal [data-widget] { display: none !important; }
 html.print-pdf .reveal .bcq .bcq-buttons, html.print-pdf .reveal .bcq .bcq-keys,
 html.print-pdf .reveal .bcq .bcq-feedback { display: none; }
 @media print { .reveal .bcq .bcq-buttons, .reveal .bcq .bcq-keys, .reveal .bcq .bcq-feedback { display: none; } }
+/* The edition and its licences, the title slide's last line (with_edition): body-text size,
+   in the grey of <small> (6.2:1 on white); its links underlined, since their blue is not
+   distinguishable from that grey by colour alone (WCAG 1.4.1, axe link-in-text-block). */
+.reveal .jp-RenderedHTMLCommon p.deck-edition { color: #5f6368; margin-top: 1.2em; }
+.reveal .jp-RenderedHTMLCommon p.deck-edition a { text-decoration: underline; }
 /* The slide number: reveal.js's white on 40 % black shows as #999 on a white slide, 2.8:1; on
    75 % black it is 10:1 (WCAG AA asks 4.5:1 for its 12 px text). */
 .reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }
@@ -230,6 +235,19 @@ def plain_notes(notebook):
     return notebook
 
 
+EDITION_CLASS = "deck-edition"
+
+
+def with_edition(notebook):
+    """The title slide (the deck's first slide cell) ends with the edition and its licences in
+    one line, as every page's footer and the PDF's title page state them, so each deck and
+    the first page of its handout say what a teacher may do with them."""
+    first = next(cell for cell in notebook.cells if slide_type(cell) == "slide")
+    first.source = (f'{first.source.rstrip()}\n\n'
+                    f'<p class="{EDITION_CLASS}">{edition.notice_html()}</p>')
+    return notebook
+
+
 def without_widget_cells(notebook):
     """The static decks show each live figure itself: the Jupyter-only cell that displays it
     in JupyterLab and RISE (:func:`tools.slides.metadata.is_widget_cell`) stays off them."""
@@ -315,7 +333,7 @@ def build(out, chapters=CHAPTERS):
                      f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
         if name not in chapters:
             continue
-        chapter = without_widget_cells(use_deck_figures(chapter, name))
+        chapter = with_edition(without_widget_cells(use_deck_figures(chapter, name)))
         body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
         body, titled = re.subn(r"<title>.*?</title>",
                                f"<title>{html.escape(deck_title(name, title))}</title>", body,
@@ -323,7 +341,8 @@ def build(out, chapters=CHAPTERS):
         assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
-    (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys),
+    (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys,
+                                                 edition=edition.notice_html()),
                                     encoding="utf-8")
 
 
@@ -348,12 +367,14 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 <p>To run the code live in front of the class, open the chapter notebook in JupyterLab and
 present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); the book's TEACHING.md says how.</p>
 <p><a href="../chapters/index.html">Back to the book</a></p>
+<p>{edition}</p>
 </body></html>
 """
 
 # What the decks are made from: the chapters, the package (its live figures' bundles and the
 # deck figures' code), this builder, its template and helpers, the pinned front-end files and
-# the build lock (nbconvert's version). While their key holds, the decks would come out the same.
+# the build lock (nbconvert's version), and the edition line of the title slides. While their key
+# holds, the decks would come out the same.
 DECK_SOURCES = ("chapters", "code/bayescomp", "tools/slides", "tools/toc.py", "_toc.yml",
                 "tools/npm/package-lock.json", "tools/requirements/build.txt")
 BUILT_FROM = ROOT / "_build" / "slides-built-from.json"
@@ -361,7 +382,7 @@ BUILT_FROM = ROOT / "_build" / "slides-built-from.json"
 
 def sources_key():
     from .figures import files_hash, tree_files
-    return files_hash(tree_files(DECK_SOURCES))
+    return files_hash(tree_files(DECK_SOURCES), edition.notice_html())
 
 
 def build_if_changed(out):

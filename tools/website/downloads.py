@@ -57,8 +57,17 @@ def add_download_links(app, pagename, templatename, context, doctree):
     context["body"] = body[:at] + link + body[at:]
 
 
+def copy_extra_files(app, exception):
+    """Copy ``html_extra_path`` (the decks, handouts, archive and PDF) again at the end of every
+    build: Sphinx copies it only when it rewrites some page, so a build in which only a deck or
+    a download changed ("no targets are out of date") would serve the old one."""
+    if exception is None and app.builder.format == "html" and hasattr(app.builder, "copy_extra_files"):
+        app.builder.copy_extra_files()
+
+
 def setup(app):
     app.connect("builder-inited", check_files)
+    app.connect("build-finished", copy_extra_files)
     # After the deck links (priority 500), so the download line goes below them.
     app.connect("html-page-context", add_download_links, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

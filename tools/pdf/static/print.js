@@ -149,12 +149,16 @@
 
   // --- 4. title page and contents ------------------------------------------------------------
   function titlePage() {
+    // The edition and its licences come as HTML, with their links (tools/edition.py).
+    const notice = el('p', { class: 'pdf-notice' });
+    notice.innerHTML = book.notice || '';
     return el('section', { class: 'pdf-title-page' },
       el('p', { class: 'pdf-title' }, book.title || document.title),
       el('p', { class: 'pdf-subtitle' }, book.subtitle || ''),
       el('p', { class: 'pdf-author' }, book.author || ''),
       el('p', { class: 'pdf-note' }, book.note || ''),
-      el('p', { class: 'pdf-copyright' }, book.copyright || ''));
+      el('p', { class: 'pdf-copyright' }, book.copyright || ''),
+      notice);
   }
 
   function contents(entries) {
