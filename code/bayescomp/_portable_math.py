@@ -140,17 +140,23 @@ def sum_last_axis(values):
     return total
 
 
-def vector_matrix_product(vectors, matrix):
-    """``vectors @ matrix`` for vectors on the last axis, one row of ``matrix`` at a time.
+def product_with(matrix):
+    """The function ``vectors -> vectors @ matrix`` for vectors on the last axis, computed one row
+    of ``matrix`` at a time.
 
     Elementwise products and sums in a fixed order: a vector gets the same bits however many
     vectors come with it. (A BLAS ``@`` picks its kernel by the batch's shape and the CPU, so
-    one chain and four chains would differ in the last bit.) A diagonal matrix is one product.
+    one chain and four chains would differ in the last bit.) A diagonal matrix is one product;
+    the check is made once, here, not at every call.
     """
-    diagonal = np.diag(matrix)
+    matrix = np.array(matrix, dtype=float)
+    diagonal = np.diag(matrix).copy()
     if np.array_equal(matrix, np.diag(diagonal)):
-        return vectors * diagonal
-    total = vectors[..., :1] * matrix[0]
-    for i in range(1, matrix.shape[0]):
-        total = total + vectors[..., i:i + 1] * matrix[i]
-    return total
+        return lambda vectors: vectors * diagonal
+
+    def product(vectors):
+        total = vectors[..., :1] * matrix[0]
+        for i in range(1, matrix.shape[0]):
+            total = total + vectors[..., i:i + 1] * matrix[i]
+        return total
+    return product

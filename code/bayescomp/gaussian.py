@@ -2,7 +2,7 @@
 import numpy as np
 
 from ._checks import as_finite_array, positive_definite_cholesky, probability_vector
-from ._portable_math import sum_last_axis, vector_matrix_product
+from ._portable_math import product_with, sum_last_axis
 from .problem import Target
 
 
@@ -66,9 +66,10 @@ def gaussian_target(mean, cov):
     positive_definite_cholesky(cov, "cov", mean.size, "mean")
     precision = np.linalg.inv(np.asarray(cov, dtype=float))
     precision = 0.5 * (precision + precision.T)   # exactly symmetric
+    times_precision = product_with(precision)
 
     def grad_log_density(theta):
-        return -vector_matrix_product(np.asarray(theta, dtype=float) - mean, precision)
+        return -times_precision(np.asarray(theta, dtype=float) - mean)
 
     def log_density(theta):
         centred = np.asarray(theta, dtype=float) - mean

@@ -9,7 +9,7 @@ import numpy as np
 from ._chains import step_noise
 from ._checks import (as_finite_array, chain_settings, cholesky_factor, generator,
                       integer_in_range, positive_int)
-from ._portable_math import vector_matrix_product
+from ._portable_math import product_with
 
 
 class ChainResult(NamedTuple):
@@ -48,7 +48,7 @@ class ChainsResult(NamedTuple):
     accept_rates: np.ndarray
 
 
-def metropolis_transition(log_density, state, normals, log_u, proposal_chol):
+def metropolis_transition(log_density, state, normals, log_u, proposal_chol, times_chol_t=None):
     r"""One random-walk Metropolis step of one chain or of several in lockstep.
 
     Parameters
@@ -64,6 +64,8 @@ def metropolis_transition(log_density, state, normals, log_u, proposal_chol):
         :math:`\log u` with :math:`u \sim U(0, 1)`.
     proposal_chol : ndarray, shape (d, d)
         :math:`L`, lower triangular.
+    times_chol_t : callable, optional
+        ``product_with(proposal_chol.T)`` made once by a caller that takes many steps.
 
     Returns
     -------
@@ -74,7 +76,8 @@ def metropolis_transition(log_density, state, normals, log_u, proposal_chol):
     """
     position, value = state
     # Propose theta' = theta + L eps (in a fixed order of operations, see _portable_math).
-    proposal = position + vector_matrix_product(normals, proposal_chol.T)
+    times_chol_t = times_chol_t or product_with(proposal_chol.T)
+    proposal = position + times_chol_t(normals)
     proposed_value = log_density(proposal)
     # The proposal is symmetric, so the Hastings ratio is the ratio of target densities.
     accepted = log_u < proposed_value - value
@@ -92,6 +95,7 @@ def _walk(log_density, starts, proposal_chol, n_steps, rngs, keep=None, record_p
     """
     n_chain, dim = starts.shape
     chol = cholesky_factor(proposal_chol, "proposal_chol", dim, "each start")
+    times_chol_t = product_with(chol.T)
     noise = step_noise(rngs, n_chain)
     kept = np.arange(n_steps) if keep is None else keep
     slot = np.full(n_steps, -1)
@@ -104,7 +108,7 @@ def _walk(log_density, starts, proposal_chol, n_steps, rngs, keep=None, record_p
         # The draw order (normal step first, then the uniform) is part of the protocol.
         normals, uniforms = noise(dim)
         state, proposal, accepted[:, step] = metropolis_transition(
-            log_density, state, normals, np.log(uniforms), chol)
+            log_density, state, normals, np.log(uniforms), chol, times_chol_t)
         if record_proposals:
             proposals[:, step] = proposal
         if slot[step] >= 0:
