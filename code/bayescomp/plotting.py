@@ -347,3 +347,52 @@ def plot_weight_tail(ax, log_weights, label=None, n_points=300, **kwargs):
     ax.set_xlabel("weight / mean weight")
     ax.set_ylabel("share of draws with at least this weight")
     return ax
+
+
+#: What one replicate run can be, in the order :func:`plot_run_outcomes` draws them: its
+#: label, colour and hatch. "Caught" and "false alarm" mean that some diagnostic fired.
+RUN_OUTCOMES = (
+    ("misleading, all silent", PALETTE["vermillion"], None),
+    ("misleading, caught", PALETTE["blue"], None),
+    ("imprecise: a miss within its error bar", "0.6", "//"),
+    ("fine, false alarm", PALETTE["yellow"], None),
+    ("fine, all silent", "0.85", None),
+)
+
+
+def plot_run_outcomes(ax, labels, shares, silent=None):
+    """One horizontal bar per row of replicate runs, split by what the runs turned out to be.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    labels : sequence of str
+        One per row, drawn top to bottom.
+    shares : array_like, shape (row, 5)
+        The share of each row's runs in each outcome of :data:`RUN_OUTCOMES`; each row sums to 1.
+    silent : sequence of (value, low, high) or None, optional
+        Per row, the share of runs that were misleading with every diagnostic silent and its
+        interval, written at the right of the bar; None (or a zero share) writes nothing.
+    """
+    shares = np.asarray(shares, dtype=float)
+    if shares.shape != (len(labels), len(RUN_OUTCOMES)):
+        raise ValueError(f"shares must have shape (row, {len(RUN_OUTCOMES)}) with one row per "
+                         f"label ({len(labels)}); got {shares.shape}")
+    if not np.allclose(shares.sum(axis=1), 1.0):
+        raise ValueError(f"each row of shares must sum to 1; got sums {shares.sum(axis=1)}")
+    rows, lefts = np.arange(len(labels)), np.cumsum(shares, axis=1) - shares
+    for (label, color, hatch), share, left in zip(RUN_OUTCOMES, shares.T, lefts.T):
+        # A hatched part takes a dark edge, which is the hatch's colour; the others a thin white
+        # edge that separates neighbouring parts of one colour.
+        ax.barh(rows, share, left=left, height=0.75, color=color, hatch=hatch, label=label,
+                edgecolor="0.3" if hatch else "white", linewidth=0 if hatch else 0.5)
+    for row, interval in zip(rows, silent if silent is not None else []):
+        if interval is not None and interval[0] > 0:
+            value, low, high = (100 * v for v in interval)
+            ax.text(1.01, row, f"{value:.0f}% ({low:.0f}-{high:.0f})", va="center",
+                    fontsize="small", color=PALETTE["vermillion"])
+    ax.set_yticks(rows, labels, fontsize="small")
+    ax.set_ylim(len(labels) - 0.5, -0.5)   # the first row on top
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of the runs")
+    return ax

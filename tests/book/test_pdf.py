@@ -65,7 +65,9 @@ def plain(markdown, limit=None):
             break
         kept.append(part)
         length += len(part)
-    return r".{0,40}?".join(map(re.escape, kept))
+    # pdftotext drops the hyphen of a compound word broken at a line's end ("over-dispersed"
+    # prints as "overdispersed"), so a hyphen in the source may be missing from the text.
+    return r".{0,40}?".join(re.escape(part).replace(r"\-", "-?") for part in kept)
 
 
 @lru_cache

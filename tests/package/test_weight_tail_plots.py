@@ -4,6 +4,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 from bayescomp import plotting  # noqa: E402
 
@@ -28,4 +29,31 @@ def test_k_hat_by_draws_plots_the_median_over_seeds_with_the_range():
     assert plotting.plot_k_hat_by_draws(ax, sizes, k_hats, label="q") is ax
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.2, 0.6, 0.3])
     assert ax.get_xscale() == "log" and len(ax.collections) == 1
+    plt.close(fig)
+
+
+def test_run_outcomes_stack_each_rows_shares_left_to_right():
+    shares = np.array([[0.1, 0.2, 0.3, 0.0, 0.4], [0.0, 0.0, 0.0, 0.5, 0.5]])
+    fig, ax = plt.subplots()
+    assert plotting.plot_run_outcomes(ax, ["a", "b"], shares, [(0.1, 0.05, 0.2), None]) is ax
+    bars = ax.patches
+    assert len(bars) == shares.size
+    # Bars are drawn outcome by outcome: for each, its rows; each starts where the last ended.
+    widths = np.array([bar.get_width() for bar in bars]).reshape(5, 2).T
+    lefts = np.array([bar.get_x() for bar in bars]).reshape(5, 2).T
+    np.testing.assert_allclose(widths, shares)
+    np.testing.assert_allclose(lefts, np.cumsum(shares, axis=1) - shares)
+    assert [t.get_text() for t in ax.texts] == ["10% (5-20)"]      # row b has no silent share
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]                     # row a on top
+    assert len(ax.get_legend_handles_labels()[0]) == len(plotting.RUN_OUTCOMES)
+    plt.close(fig)
+
+
+def test_run_outcomes_refuse_shares_that_do_not_fit_the_rows():
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="shares must have shape"):
+        plotting.plot_run_outcomes(ax, ["a"], np.full((2, 5), 0.2))
+    with pytest.raises(ValueError, match="must sum to 1"):
+        plotting.plot_run_outcomes(ax, ["a"], np.full((1, 5), 0.1))
     plt.close(fig)
