@@ -354,7 +354,7 @@ def plot_weight_tail(ax, log_weights, label=None, n_points=300, **kwargs):
 RUN_OUTCOMES = (
     ("misleading, all silent", PALETTE["vermillion"], None),
     ("misleading, caught", PALETTE["blue"], None),
-    ("imprecise: a miss within its error bar", "0.6", "//"),
+    ("imprecise: a miss its error bar admits", "0.6", "//"),
     ("fine, false alarm", PALETTE["yellow"], None),
     ("fine, all silent", "0.85", None),
 )
@@ -386,12 +386,16 @@ def plot_run_outcomes(ax, labels, shares, silent=None):
         # edge that separates neighbouring parts of one colour.
         ax.barh(rows, share, left=left, height=0.75, color=color, hatch=hatch, label=label,
                 edgecolor="0.3" if hatch else "white", linewidth=0 if hatch else 0.5)
-    for row, interval in zip(rows, silent if silent is not None else []):
-        if interval is not None and interval[0] > 0:
-            value, low, high = (100 * v for v in interval)
-            ax.text(1.01, row, f"{value:.0f}% ({low:.0f}-{high:.0f})", va="center",
-                    fontsize="small", color=PALETTE["vermillion"])
-    ax.set_yticks(rows, labels, fontsize="small")
+    if silent is not None:
+        # The shares as tick labels of a right-hand axis, so that layouts make room for them.
+        shown = [(row, interval) for row, interval in zip(rows, silent)
+                 if interval is not None and interval[0] > 0]
+        right = ax.secondary_yaxis("right")
+        right.set_yticks([row for row, _ in shown],
+                         [f"{100 * v:.0f}% ({100 * lo:.0f}-{100 * hi:.0f})" for _, (v, lo, hi) in shown])
+        right.tick_params(length=0, labelcolor=PALETTE["vermillion"])
+        right.spines["right"].set_visible(False)
+    ax.set_yticks(rows, labels)   # at the tick labels' own size: they name the rows, on a slide too
     ax.set_ylim(len(labels) - 0.5, -0.5)   # the first row on top
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of the runs")

@@ -43,7 +43,9 @@ def test_run_outcomes_stack_each_rows_shares_left_to_right():
     lefts = np.array([bar.get_x() for bar in bars]).reshape(5, 2).T
     np.testing.assert_allclose(widths, shares)
     np.testing.assert_allclose(lefts, np.cumsum(shares, axis=1) - shares)
-    assert [t.get_text() for t in ax.texts] == ["10% (5-20)"]      # row b has no silent share
+    right, = ax.child_axes                                          # the silent shares' axis
+    assert [t.get_text() for t in right.get_yticklabels()] == ["10% (5-20)"]   # b has none
+    np.testing.assert_array_equal(right.get_yticks(), [0])          # beside row a
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
     assert ax.get_ylim()[0] > ax.get_ylim()[1]                     # row a on top
     assert len(ax.get_legend_handles_labels()[0]) == len(plotting.RUN_OUTCOMES)
