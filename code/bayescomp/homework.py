@@ -9,7 +9,7 @@ tests), against the answer key of that variant, which the grader recomputes from
 name      Monte Carlo answer                              exact reference, expected MCSE
 ========  ==============================================  ==================================
 ``ps2``   posterior mean, importance sampling (prior)      grid; the delta method on the grid
-``ps3``   posterior mean, random-walk Metropolis           grid; a long stationary run
+``ps3``   posterior mean and variance, Metropolis         grid; a long stationary run
 ``ps4``   Laplace predictive at x = -2, 0, 2, by sampling   Gauss-Hermite; sd / sqrt(n)
 ``ps7``   E[mu], E[log tau], non-centred Metropolis        quadrature; a long stationary run
 ========  ==============================================  ==================================
@@ -79,7 +79,7 @@ def _variant(variant, assignments):
                            f"{type(variant).__name__}")
     if variant.assignment not in assignments:
         raise GradingError(f"this is a variant of {variant.assignment!r}, not of "
-                           f"{' or '.join(assignments)}")
+                           f"{' or '.join(map(repr, assignments))}")
     return variant
 
 
@@ -154,16 +154,36 @@ def ps3_proposal(variant):
     return PS3_SCALE * np.linalg.cholesky(logistic_reference(variant).laplace.cov)
 
 
+def grid_moments(grid):
+    """Exact means and variances from ``grid``, and the sds of :math:`\\theta` and of
+    :math:`(\\theta - \\mu)^2` (the scales of their Monte Carlo errors)."""
+    dim = len(grid.axes)
+    points, weights = grid.points.reshape(-1, dim), grid.weights.reshape(-1)
+    deviation2 = (points - grid.mean) ** 2
+    variance = weights @ deviation2
+    fourth = weights @ deviation2**2
+    return np.r_[grid.mean, variance], np.r_[grid.sd, np.sqrt(fourth - variance**2)]
+
+
+def mean_and_variance(draws, centre=None):
+    """The values whose means ps3 asks for: each parameter and its squared deviation from
+    ``centre`` (default: the draws' own mean), stacked on the last axis."""
+    draws = np.asarray(draws, dtype=float)
+    centre = draws.mean(axis=tuple(range(draws.ndim - 1))) if centre is None else centre
+    return np.concatenate([draws, (draws - centre) ** 2], axis=-1)
+
+
 @functools.lru_cache(maxsize=32)
 def _autocorrelation_time(variant):
     """The grader's long stationary run of the assignment's sampler: its mcse * sqrt(n)."""
     rng = np.random.default_rng(variant.seed + 1)
     if variant.assignment == "ps3":
         reference = logistic_reference(variant)
+        _, scales = grid_moments(reference.grid)
         starts = grading.grid_draws(reference.grid, REFERENCE_CHAINS, rng)
-        return grading.metropolis_expected_mcse(reference.target.log_density, starts,
-                                                ps3_proposal(variant), reference.grid.sd, 1, rng,
-                                                REFERENCE_STEPS)
+        return grading.metropolis_expected_mcse(
+            reference.target.log_density, starts, ps3_proposal(variant), scales, 1, rng,
+            REFERENCE_STEPS, function=lambda draws: mean_and_variance(draws, reference.grid.mean))
     problem = eight_schools(variant)
     target = hierarchical_target(problem.data, "non-centred")
     starts = to_noncentred(exact_draws(problem.data, problem.reference, REFERENCE_CHAINS, rng))
@@ -184,9 +204,9 @@ def key(variant, n_draws):
                    grading.importance_expected_mcse(reference.grid, log_q, n_draws),
                    ("E[intercept]", "E[slope]"), PS2_MIN_DRAWS)
     if variant.assignment == "ps3":
-        return Key(logistic_reference(variant).grid.mean,
-                   _autocorrelation_time(variant) / np.sqrt(n_draws),
-                   ("E[intercept]", "E[slope]"), PS3_MIN_DRAWS)
+        exact, _ = grid_moments(logistic_reference(variant).grid)
+        return Key(exact, _autocorrelation_time(variant) / np.sqrt(n_draws),
+                   ("E[intercept]", "E[slope]", "Var[intercept]", "Var[slope]"), PS3_MIN_DRAWS)
     if variant.assignment == "ps4":
         laplace = logistic_reference(variant).laplace
         exact, sd = gaussian_predictive_exact(PS4_X_NEW, laplace.mean, laplace.cov)

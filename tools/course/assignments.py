@@ -231,8 +231,10 @@ with np.errstate(over="raise"):
 Write a Metropolis sampler that uses your `accept_probability` and the proposal
 $\\theta' = \\theta + L\\varepsilon$ with `proposal_chol` as $L$. Run one chain from each row of
 `starts` for 3,000 steps, drop the first 1,000 of each, and set `chains` (shape `(4, 2000, 2)`),
-`estimate` (the posterior mean, shape `(2,)`), `mcse` (with `bc.mcse_mean`) and `n_draws` (all
-kept draws).
+`estimate`: the posterior means and variances $(E[\\theta_0], E[\\theta_1], \\mathrm{Var}[\\theta_0],
+\\mathrm{Var}[\\theta_1])$, each as the average of a column of `values` (the draws, and their
+squared deviations from their pooled mean: shape `(4, 2000, 4)`), `mcse` (`bc.mcse_mean(values)`)
+and `n_draws` (all kept draws).
 """ + MONTE_CARLO_RULE),
         answer("ps3-a2", """
 rng = np.random.default_rng(2026)
@@ -249,15 +251,17 @@ def metropolis(start, n_steps):
     return draws
 
 chains = np.stack([metropolis(start, 3_000)[1_000:] for start in starts])
-estimate = chains.mean(axis=(0, 1))
-mcse = bc.mcse_mean(chains)
+values = np.concatenate([chains, (chains - chains.mean(axis=(0, 1))) ** 2], axis=-1)
+estimate = values.mean(axis=(0, 1))
+mcse = bc.mcse_mean(values)
 n_draws = chains[..., 0].size
 ### END SOLUTION
-print("estimate", estimate, "MCSE", mcse, "R-hat", bc.rank_normalized_rhat(chains))
+print("estimate", estimate, "\nMCSE", mcse, "\nR-hat", bc.rank_normalized_rhat(chains))
 """),
         tests("ps3-t2", 4, """
 assert np.shape(chains) == (4, 2000, 2), "chains must have shape (4, 2000, 2)"
-assert np.allclose(chains.mean(axis=(0, 1)), estimate), "estimate must be the mean of chains"
+assert np.allclose(chains.mean(axis=(0, 1)), estimate[:2]), "estimate[:2]: the means of chains"
+assert np.allclose(chains.reshape(-1, 2).var(axis=0), estimate[2:]), "estimate[2:]: the variances"
 homework.check(VARIANT, estimate, mcse, n_draws)
 ### BEGIN HIDDEN TESTS
 assert n_draws == chains[..., 0].size
