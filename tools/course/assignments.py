@@ -256,7 +256,9 @@ estimate = values.mean(axis=(0, 1))
 mcse = bc.mcse_mean(values)
 n_draws = chains[..., 0].size
 ### END SOLUTION
-print("estimate", estimate, "\nMCSE", mcse, "\nR-hat", bc.rank_normalized_rhat(chains))
+print("estimate", estimate)
+print("MCSE", mcse)
+print("R-hat", bc.rank_normalized_rhat(chains))
 """),
         tests("ps3-t2", 4, """
 assert np.shape(chains) == (4, 2000, 2), "chains must have shape (4, 2000, 2)"
