@@ -80,8 +80,10 @@ def wrong_ratio(n_students, rng):
 
 
 def books_answer(n_users):
+    # The book's chains, answering ps3's question (means and variances) on the book's data.
     lecture = bc.run_lecture(methods=("mcmc",))
-    estimate, mcse = lecture.chains.draws.mean(axis=(0, 1)), bc.mcse_mean(lecture.chains.draws)
+    values = homework.mean_and_variance(lecture.chains.draws)
+    estimate, mcse = values.mean(axis=(0, 1)), bc.mcse_mean(values)
     n_draws = lecture.chains.draws[..., 0].size
     fails = []
     for k in range(n_users):
@@ -103,19 +105,24 @@ def main(argv=None):
              f"together); the course allows 1 %. A reported MCSE passes within a factor "
              f"{grading.MCSE_FACTOR:g} of the expected one.", "",
              "| answers | failed | rate | Wilson 95 % | verdict |", "|---|---|---|---|---|"]
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+
+    def add(*new_lines):
+        # The report is rewritten after every row, so a long run that stops keeps what it had.
+        lines.extend(new_lines)
+        print(*new_lines, sep="\n", flush=True)
+        REPORT.write_text("\n".join(lines) + "\n")
+
     for name in homework.ASSIGNMENTS:
         answers, fails = honest(name, args.students, rng)
-        lines.append(row(f"{name}, honest ({homework.ASSIGNMENTS[name]})", fails, False))
+        add(row(f"{name}, honest ({homework.ASSIGNMENTS[name]})", fails, False))
         for factor in (3.0, 1 / 3):
-            lines.append(row(f"{name}, honest estimate, MCSE x {factor:.3g}",
-                             scaled_mcse(answers, factor), True))
-        lines.append(row(f"{name}, a neighbour's honest answer", neighbours(answers), True))
-    lines += wrong_ratio(max(50, args.students // 10), rng)
-    lines.append(row("ps3, the book's own MCMC answer, 20 variants", books_answer(20), True))
-    lines += ["", f"{time.perf_counter() - start:.0f} s in all."]
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+            add(row(f"{name}, honest estimate, MCSE x {factor:.3g}",
+                    scaled_mcse(answers, factor), True))
+        add(row(f"{name}, a neighbour's honest answer", neighbours(answers), True))
+    add(*wrong_ratio(max(50, args.students // 10), rng))
+    add(row("ps3, the book's own MCMC answer, 20 variants", books_answer(20), True))
+    add("", f"{time.perf_counter() - start:.0f} s in all.")
 
 
 if __name__ == "__main__":
