@@ -1,4 +1,5 @@
-"""A class of ten simulated students through nbgrader's exchange, on assignment ps4.
+"""A class of ten simulated students through nbgrader's exchange, on assignment ps4 (about
+2 CPU minutes: with the hub's tests, the last part of `make check`, and `make hub`).
 
 The teacher generates and releases ps4 into an exchange folder; each student fetches it into a
 home of their own, answers it in one of the ways a class does, and submits it; the teacher
