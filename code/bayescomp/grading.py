@@ -35,7 +35,7 @@ from ._special import normal_quantile
 from .diagnostics import ess_mean
 from .grid import GridResult, grid_posterior
 from .hierarchical import EIGHT_SCHOOLS_SIGMA, EIGHT_SCHOOLS_Y, HierarchicalData, hierarchical_data
-from .hierarchical_reference import HierarchicalReference, hierarchical_reference
+from .hierarchical_reference import hierarchical_reference
 from .laplace import LaplaceResult, laplace_approximation
 from .lecture import LectureSettings, lecture_problem
 from .metropolis import run_chains
@@ -440,4 +440,4 @@ __all__ = ["FALSE_FAIL_RATE", "MCSE_FACTOR", "GradingError", "MonteCarloGrade", 
            "normal_false_fail_rate", "grade_estimate", "require", "importance_expected_mcse",
            "chain_expected_mcse", "metropolis_expected_mcse", "Variant", "student_variant", "current_user", "check_variant",
            "LogisticReference", "logistic_settings", "logistic_reference", "grid_draws",
-           "eight_schools_data", "eight_schools_reference", "HierarchicalReference"]
+           "eight_schools_data", "eight_schools_reference"]
