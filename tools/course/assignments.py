@@ -172,7 +172,6 @@ Your ESS is a small share of your 20,000 draws. In two to four sentences: why, a
 Gaussian proposal centred at the mode, with the Laplace covariance, not be safe to use without a
 further check?"""),
         written("ps2-w4", 2, """
-YOUR ANSWER HERE
 ### BEGIN SOLUTION
 *Model answer.* The prior is much wider than the posterior, so most draws land where the
 likelihood is tiny and carry almost no weight; only the few near the posterior count. The Laplace
@@ -196,7 +195,7 @@ def ps3():
 # Assignment 3: Markov chain Monte Carlo
 
 Chapter 3 built random-walk Metropolis. Here you write the acceptance step yourself, run four
-chains on **your own** data set, and report the posterior mean with its MCSE."""),
+chains on **your own** data set, and report the posterior means and variances with their MCSEs."""),
         first_cell("ps3"),
         given("ps3-problem", """
 data, target, settings = homework.logistic_problem(VARIANT)
@@ -276,7 +275,6 @@ homework.grade(VARIANT, estimate, mcse, n_draws)
 Your chains accept about half of their proposals. In two to four sentences: why does that not
 show that they have converged, and what would?"""),
         written("ps3-w3", 2, """
-YOUR ANSWER HERE
 ### BEGIN SOLUTION
 *Model answer.* The acceptance rate is a property of the proposal's step size relative to the
 local shape of the target; a chain stuck in one region, or not yet out of its start, can accept
@@ -385,7 +383,6 @@ homework.grade(VARIANT, estimate, mcse, n_draws)
 Mean-field VI on this posterior reports marginal sds smaller than the grid's. In two to four
 sentences: why, and which way does it bias a predictive probability near 0.9?"""),
         written("ps4-w4", 2, """
-YOUR ANSWER HERE
 ### BEGIN SOLUTION
 *Model answer.* Mean-field VI minimizes KL(q || p) over independent Gaussians; with correlated
 parameters the best such q matches the conditional widths (the precision's diagonal), which are
@@ -474,7 +471,6 @@ homework.grade(VARIANT, estimate, mcse, n_draws)
 In two to four sentences: why does a sampler on the centred form visit small $\\tau$ too rarely,
 and why does the non-centred form help?"""),
         written("ps7-w3", 2, """
-YOUR ANSWER HERE
 ### BEGIN SOLUTION
 *Model answer.* In the centred form, as tau shrinks the theta_j are squeezed within about tau
 of mu: the posterior is a funnel whose neck is far narrower than its mouth, and a step size fit
