@@ -198,7 +198,7 @@ assignments: env-test ## rewrite the course's nbgrader source notebooks (course/
 	$(PYTHON) -m tools.course.assignments
 
 # How often the homework's grading fails an honest student (at most 1 %) and catches a wrong one,
-# over 1,000 simulated students per assignment (not part of `make check`; about 15 min on 2 cores).
+# over 1,000 simulated students per assignment (not part of `make check`; about 10 min on 2 cores).
 grading-report: env-test ## measure the grading's false-fail and catch rates (_build/reports/grading.md)
 	nice -n 10 $(PYTHON) -m tools.course.rates
 

@@ -7,7 +7,7 @@ tail is bayescomp.grading.FALSE_FAIL_RATE), with a Wilson 95 % interval; then th
 wrong answers that fail (a wrong acceptance ratio, an MCSE off by a factor of 3, the book's
 own answer, a neighbour's numbers). The quick versions are in tests/package/test_grading.py.
 
-Usage: python -m tools.course.rates [--students N]   (make grading-report; about 15 min)
+Usage: python -m tools.course.rates [--students N]   (make grading-report; about 10 min)
 """
 import argparse
 import time
