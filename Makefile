@@ -12,7 +12,7 @@
 #   requirements.txt              reader: JupyterLab with MyST and RISE, numpy, matplotlib
 #   tools/requirements/build.txt  build:  the reader set + Jupyter Book 1.x and its extensions
 #   tools/requirements/test.txt   test:   the build set + pytest, nbval, ArviZ, Playwright, repo2docker
-#   tools/requirements/hub.txt    hub:    the reader set + jupyterhub and nbgitpuller (make hub)
+#   tools/requirements/hub.txt    hub:    the reader set + jupyterhub, nbgitpuller, nbgrader (make hub)
 #
 # Python under tools/ and tests/ runs as modules from this folder (`python -m tools.slides.build`),
 # so every part imports the chapter list from tools/toc.py, which reads _toc.yml.
@@ -64,7 +64,7 @@ HUB_TESTS := tests/hub
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
-        hub-capacity portability
+        hub-capacity portability assignments grading-report
 
 help: ## list the targets
 	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
@@ -191,6 +191,16 @@ hub: env-test npm ## the book on a local JupyterHub: ten students at once, updat
 hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, first figure)
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.benchmarks.hub_capacity
+
+# The course's homework (course/, TEACHING.md "Homework"): rewrite the nbgrader source notebooks
+# from tools/course/assignments.py (tests/course fails while the committed ones are stale).
+assignments: env-test ## rewrite the course's nbgrader source notebooks (course/source)
+	$(PYTHON) -m tools.course.assignments
+
+# How often the homework's grading fails an honest student (at most 1 %) and catches a wrong one,
+# over 1,000 simulated students per assignment (not part of `make check`; about 10 min on 2 cores).
+grading-report: env-test ## measure the grading's false-fail and catch rates (_build/reports/grading.md)
+	nice -n 10 $(PYTHON) -m tools.course.rates
 
 # Regenerate the five locks, top down, so the reader, build and hub sets pin exactly the versions
 # the test set pins; cffconvert's (CITATION.cff's validator, in a venv of its own since it needs

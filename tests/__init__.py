@@ -6,6 +6,8 @@ the developer's loop; ``make help`` lists the parts).
 - ``engine/``: the widgets' JavaScript engine against the package (golden values, ``node --test``);
 - ``book/``: the chapters as stored: the chapter list, stored outputs, the live-widget cells,
   and the nbval configuration (``pytest --nbval chapters`` re-executes every chapter);
+- ``course/``: the course's nbgrader assignments (``course/``): fresh, well formed, and a
+  generate-autograde-export round trip in a temporary course folder;
 - ``browser/``: headless chromium with the network cut: the website, the decks and handouts,
   JupyterLab, RISE, and the live figures;
 - ``hub/``: the book on a real local JupyterHub, as a course runs it: ten students at once

@@ -11,6 +11,7 @@ import importlib
 import importlib.metadata
 from .display import show_source
 from . import questions  # bc.questions.ask: self-check questions in the chapters
+from . import grading  # bc.grading: the course's homework, graded against the exact references
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
 from .diagnostics import (RunChecks, check_runs, e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail,
                           failed_checks, mcse_mean, mcse_quantile, rank_normalized_rhat)
