@@ -5,7 +5,8 @@ As a hook it reads the message file git passes and refuses the commit when its s
 first line that is not a comment) is longer than :data:`LIMIT` characters. Install it once per
 clone (worktrees share it)::
 
-    cp tools/scripts/commit_msg.py "$(git rev-parse --git-common-dir)/hooks/commit-msg"
+    hooks="$(git rev-parse --git-common-dir)/hooks" && mkdir -p "$hooks"
+    cp tools/scripts/commit_msg.py "$hooks/commit-msg"
 
 As a check, ``python3 tools/scripts/commit_msg.py --since main`` lists the commits of
 ``main..HEAD`` whose subject is too long, and exits 1 if there is one. History is never

@@ -32,7 +32,6 @@ export class Dimension extends ChainsWidget {
     this.tuning = 'chapter';
     this.seed = s.first_seed;
     this.radius = null;
-    this.stillSteps = s.iterations; // a still shows a whole run
     const left = this.column();
     const right = this.column();
     this.chainPlot(new Plot(left, { aspect: 0.62, maxHeight: 320, deck: { aspect: 0.6, maxHeight: 230 }, focusable: true, label: 'Histograms of the draws’ distance from the mode, for each sampler, against the exact chi density with d degrees of freedom; a vertical line marks the radius. Click or drag, or use the arrow keys, to move the radius.' }));
@@ -370,7 +369,6 @@ export class Dimension extends ChainsWidget {
     c.d.set(this.stop(this.d));
     c.tuning.set(this.tuning);
     if (!params.preset) c.preset.set('');
-    this.stillSteps = this.runLength;
     // Moving the radius keeps the chains; anything else starts them again.
     if (next.keep) {
       this.showReadouts();

@@ -48,7 +48,6 @@ export class Funnel extends ChainsWidget {
       'non-centred': hierarchicalTarget(this.schools(), 'non-centred'),
     };
     this.box = [s.theta_range, s.log_tau_range];
-    this.stillSteps = s.hmc_iterations; // a still shows the chapter's run
     this.body.classList.add('bcw-funnel');
 
     const left = this.column();
@@ -400,7 +399,6 @@ export class Funnel extends ChainsWidget {
     c.scale.set(this.scale);
     this.greySamplerSettings();
     if (!params.preset) c.preset.set('');
-    this.stillSteps = this.runLength;
     this.restart(next);
   }
 

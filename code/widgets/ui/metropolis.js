@@ -34,7 +34,6 @@ export class Metropolis extends ChainsWidget {
     this.targets = targets(data);
     this.warmupFraction = lecture.mcmc_warmup / lecture.mcmc_steps;
     this.runLength = lecture.mcmc_steps;
-    this.stillSteps = lecture.mcmc_steps;
     this.target = 'book';
     this.scale = lecture.mcmc_scale;
     this.speed = w.mcmc_speed;
@@ -354,7 +353,6 @@ export class Metropolis extends ChainsWidget {
     c.speed.set(this.speed);
     if (!params.preset) c.preset.set('');
     this.runLength = lecture.mcmc_steps;
-    this.stillSteps = lecture.mcmc_steps;
     this.restart(next);
   }
 
