@@ -5,7 +5,7 @@
 // x_1 and of the distance from the mode); the typical set as the histogram of the draws'
 // distance from the mode against the exact chi_d density, with a radius you move: the exact share of the
 // mass within it against the draws'.
-import { HMCChain, RandomWalkChain, rankSummaryJobs, chiCdf, chiDensity, chiMoments, densityHistogram, dimensionTuning, distanceFromMode, seededSource, standardGaussianTarget } from '../engine/index.js';
+import { HMCChain, MetropolisChain, rankSummaryJobs, chiCdf, chiDensity, chiMoments, densityHistogram, dimensionTuning, distanceFromMode, seededSource, standardGaussianTarget } from '../engine/index.js';
 import { withPreset, widgetKey } from './base.js';
 import { ChainsWidget, Series } from './chains.js';
 import { bigReadouts, button, buttonRow, controlPanel, fmt, fmtPlusMinus, fmtRhat, legend, select, slider, tableReadout } from './controls.js';
@@ -94,7 +94,7 @@ export class Dimension extends ChainsWidget {
         const rng = seededSource(this.seed + 1 + c + 100 * k);
         return kind === 'hmc'
           ? new HMCChain(target, start, { stepSize: tuned.stepSize, nLeapfrog: tuned.nLeapfrog, keepDraws: false }, rng)
-          : new RandomWalkChain(target, start, tuned.rwmScale, rng, { keepDraws: false });
+          : new MetropolisChain(target, start, { scale: tuned.rwmScale, keepDraws: false }, rng);
       });
       this.x1[kind] = this.chains[kind].map(() => new Series());
       this.r[kind] = this.chains[kind].map(() => new Series());

@@ -92,7 +92,7 @@ export class Metropolis extends ChainsWidget {
   reset() {
     const t = this.targets[this.target];
     const chol = scale2(this.laplaceChol, this.scale);
-    this.chains = this.starts.map((s, c) => new MetropolisChain(t.logDensity, s, chol, seededSource(this.seed + c), 4096));
+    this.chains = this.starts.map((s, c) => new MetropolisChain(t.target, s, { chol, capacity: 4096 }, seededSource(this.seed + c)));
     this.history = [];
     this.forgetChains();
     this.refreshDiagnostics(true);
