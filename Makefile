@@ -18,6 +18,7 @@
 # so every part imports the chapter list from tools/toc.py, which reads _toc.yml.
 
 SITE := _build/html
+REPORTS := _build/reports
 SLIDES := _build/slides_out/slides
 ifeq ($(origin PYTHON),command line)
 # PYTHON=/path/to/venv/bin/python: use that virtual environment (checked in env-*).
@@ -190,7 +191,9 @@ hub: env-test npm ## the book on a local JupyterHub: ten students at once, updat
 # TEACHING.md's capacity table ("Teaching a class"): N = 1, 5 and 10 students on the local hub.
 hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, first figure)
 	bash tools/scripts/install_chromium.sh
-	$(PYTHON) -m tools.benchmarks.hub_capacity
+	mkdir -p $(REPORTS)
+	$(PYTHON) -m tools.benchmarks.hub_capacity > $(REPORTS)/hub-capacity.md
+	cat $(REPORTS)/hub-capacity.md
 
 # The course's homework (course/, TEACHING.md "Homework"): rewrite the nbgrader source notebooks
 # from tools/course/assignments.py (tests/course fails while the committed ones are stale).
@@ -218,7 +221,7 @@ locks: ## regenerate the five locks (needs uv)
 # package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
 # _build/mutation and, for each mutant, runs only the tests below that call the mutated
 # function (mutmut maps tests to functions in a first run). The tests are the fast package
-# tests that cover those modules; the score per module is in CONTRIBUTING.md.
+# tests that cover those modules; the score per module goes to _build/reports/mutation.md.
 MUTATION := _build/mutation
 MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
 	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
@@ -231,7 +234,9 @@ mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in
 	  $(MUTATION_TESTS:%=tests/package/%.py) $(MUTATION)/tests/package/
 	cd $(MUTATION) && nice -n 10 $(PYTHON) -m mutmut run --max-children 2 > mutmut.log 2>&1 \
 	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }
-	$(PYTHON) -m tools.mutation.report $(MUTATION) | tee $(MUTATION)/report.md
+	mkdir -p $(REPORTS)
+	$(PYTHON) -m tools.mutation.report $(MUTATION) > $(REPORTS)/mutation.md
+	cat $(REPORTS)/mutation.md
 
 # The engine's mutation study (not part of `make check` or CI; about 50 min on 2 busy cores):
 # StrykerJS, from its own npm lock in tools/mutation/js, mutates the numerical core of the
@@ -241,8 +246,8 @@ mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in
 # it, so each file has its own run. Of diagnostics.js only the production half (lines 213-509,
 # rank-normalized R-hat, bulk and tail ESS) is mutated: the lecture's half with the FFT
 # (diagnostics:1-212, 247 mutants, each test run slowed by the FFT's instrumented loops) was
-# left out for time, as were the other ten files. CONTRIBUTING.md has the score per file;
-# report.md lists every mutant not killed, and recheck.mjs re-tries them against the tests.
+# left out for time, as were the other ten files. _build/reports/mutation-js.md has the score per
+# file and lists every mutant not killed, and recheck.mjs re-tries them against the tests.
 STRYKER_DIR := tools/mutation/js
 MUTATION_JS := _build/mutation-js
 MUTATION_JS_RUNS := numeric random metropolis hmc diagnostics:213-509
@@ -264,14 +269,19 @@ mutation-js: env-reader ## mutation study of the widgets' engine (StrykerJS; slo
 	    || { tail -30 stryker-$$name.log; exit 1; }; \
 	  mv reports/mutation.json reports/$$name.json && mv reports/mutation.html reports/$$name.html; \
 	done
-	node $(STRYKER_DIR)/report.mjs $(MUTATION_JS)/reports | tee $(MUTATION_JS)/report.md
+	mkdir -p $(REPORTS)
+	node $(STRYKER_DIR)/report.mjs $(MUTATION_JS)/reports > $(REPORTS)/mutation-js.md
+	cat $(REPORTS)/mutation-js.md
 
-# Timings as ratios measured side by side in one run (the machine is shared and noisy).
+# Timings as ratios measured side by side in one run (the machine is shared and noisy). Every
+# study below writes its report into $(REPORTS) (tests/README.md lists them); no guide copies them.
 benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)
 	bash tools/scripts/install_chromium.sh
-	$(PYTHON) -m tools.benchmarks.stages
-	$(PYTHON) -m tools.benchmarks.plain_numpy_lecture
-	$(PYTHON) -m tools.benchmarks.widgets
+	mkdir -p $(REPORTS)
+	$(PYTHON) -m tools.benchmarks.stages > $(REPORTS)/stages.md
+	$(PYTHON) -m tools.benchmarks.plain_numpy_lecture > $(REPORTS)/plain-numpy.md
+	$(PYTHON) -m tools.benchmarks.widgets > $(REPORTS)/widgets.md
+	cat $(REPORTS)/stages.md $(REPORTS)/plain-numpy.md $(REPORTS)/widgets.md
 
 clean: ## delete _build
 	rm -rf _build

@@ -11,8 +11,11 @@ through ``anywidget`` (:func:`metropolis` and friends, one class: ``BayesCompWid
 dictionary passed straight from the kernel. Both bundles are package data: no Node.js is needed
 to use them.
 
-The widgets' names are those of the functions that show them in Jupyter, with dashes:
-:func:`posterior_explorer` shows ``posterior-explorer`` (:data:`WIDGETS`).
+Each figure's own facts (its name, the class that draws it, its controls, how far it runs
+for a still image, the docstring of its Jupyter function) are typed once, in the manifest
+``figures.json`` beside this module (:data:`FIGURES`). The functions that show the figures in
+Jupyter are made from it: ``posterior-explorer`` is shown by :func:`posterior_explorer`
+(:data:`WIDGETS` lists the names).
 
 Neither matplotlib nor ``anywidget`` is imported here until a widget is displayed, so
 ``import bayescomp`` and :func:`widget_data` work without them.
@@ -45,6 +48,11 @@ ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
 # Made by `make slides` in a checkout (not package data): each live figure's still image, for a
 # front end that cannot run Jupyter widgets (RISE), linked to the figure's live slide.
 STILLS = Path(__file__).resolve().parents[2] / "_build" / "widgets" / "stills"
+# The live figures' manifest (package data): every fact about a figure, typed once.
+MANIFEST = Path(__file__).with_name("figures.json")
+FIGURES = tuple(json.loads(MANIFEST.read_text(encoding="utf-8"))["figures"])
+# The widgets, in the order the book teaches them: the one list of their names.
+WIDGETS = tuple(figure["name"] for figure in FIGURES)
 
 
 class TwoModeSettings(NamedTuple):
@@ -254,10 +262,13 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
     dict
         ``names`` (the widgets, :data:`WIDGETS`), ``data`` (features ``x``, labels ``y``),
         ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``,
-        ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), and ``palette`` / ``method_colors`` / ``chain_colors`` (the figures' Okabe-Ito colours, :mod:`bayescomp.colors`).
+        ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), ``palette`` /
+        ``method_colors`` / ``chain_colors`` (the figures' Okabe-Ito colours,
+        :mod:`bayescomp.colors`), and ``figures``: the manifest (:data:`FIGURES`), each entry
+        with ``still_steps``, the number its ``still`` setting holds (0 for none).
     """
     data, _ = lecture_problem(settings)
-    return {
+    shown = {
         "version": 1,
         "names": list(WIDGETS),
         "data": {"x": data.x.tolist(), "y": data.y.tolist()},
@@ -270,6 +281,23 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         "method_colors": dict(METHOD_COLORS),
         "chain_colors": list(CHAIN_COLORS),
     }
+    shown["figures"] = [{**figure, "still_steps": _setting(shown, figure["still"])}
+                        for figure in FIGURES]
+    return shown
+
+
+def _setting(shown, path):
+    """The number at the dotted ``path`` of the widget data ``shown`` (0 for no path)."""
+    if path is None:
+        return 0
+    value = shown
+    for key in path.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise ValueError(f"figures.json: still {path!r} is not a setting of widget_data()")
+        value = value[key]
+    if not isinstance(value, int) or value < 1:
+        raise ValueError(f"figures.json: still {path!r} must be a positive integer; got {value!r}")
+    return value
 
 
 def write_data_script(directory, **kwargs):
@@ -287,9 +315,8 @@ def write_data_script(directory, **kwargs):
 
 # --- Display in Jupyter -------------------------------------------------------------------------
 
-def _widget(show, start):
-    """An anywidget showing the widget that the function ``show`` names, from ``start``."""
-    name = _name(show)
+def _widget(name, start):
+    """An anywidget showing the widget ``name``, from ``start``."""
     if name not in WIDGETS:
         raise ValueError(f"name must be one of {WIDGETS}; got {name!r}")
     try:
@@ -330,51 +357,23 @@ def still_html(name, here=None):
             "deck</a>, or run this cell in JupyterLab's notebook view.</figcaption></figure>")
 
 
-def _name(show):
-    """A widget's name: the name of the function that shows it, with dashes."""
-    return show.__name__.replace("_", "-")
+def _display_function(figure):
+    """The Jupyter function that shows ``figure`` (a manifest entry): its name with underscores,
+    its docstring the manifest's summary."""
+    def show(**params):
+        return _widget(figure["name"], params)
+
+    show.__name__ = show.__qualname__ = figure["name"].replace("-", "_")
+    show.__module__ = __name__
+    show.__doc__ = (f"{figure['summary']}\n\nKeyword arguments set the starting state; the "
+                    "widget's ``readout`` trait holds what it shows.")
+    return show
 
 
-def posterior_explorer(**params):
-    """The exact grid posterior, live: prior sd, number of observations, predictive at x*.
-
-    Keyword arguments set the starting state, e.g. ``prior_sd=0.5, n=20, x_star=2``.
-    The widget's ``readout`` trait holds what it shows (the grid mean, sds, MAP...).
-    """
-    return _widget(posterior_explorer, params)
-
-
-def importance_sampling(**params):
-    """Importance sampling with a draggable proposal: ESS, largest weight, Pareto k-hat."""
-    return _widget(importance_sampling, params)
-
-
-def metropolis(**params):
-    """Random-walk Metropolis from chain starts you click: traces, rank-normalized R-hat, bulk
-    and tail ESS, MCSE."""
-    return _widget(metropolis, params)
-
-
-def laplace_vi(**params):
-    """Adam on the ELBO from a start you drag, beside the Laplace approximation."""
-    return _widget(laplace_vi, params)
-
-
-def dimension(**params):
-    """Random-walk Metropolis and HMC on N(0, I_d), d from 1 to 100: acceptance, ESS per
-    evaluation, and the draws' distance from the mode against the exact chi_d (chapter 6)."""
-    return _widget(dimension, params)
-
-
-def funnel(**params):
-    """HMC and random-walk Metropolis on the eight schools, centred or non-centred: where the
-    divergent transitions happen, and the errors against the exact reference (chapter 7)."""
-    return _widget(funnel, params)
-
-
-# The widgets, in the order the book teaches them: the one list of their names.
-WIDGETS = tuple(map(_name, (posterior_explorer, importance_sampling, metropolis, laplace_vi,
-                            dimension, funnel)))
+# posterior_explorer(), importance_sampling(), metropolis(), ...: one per figure of the manifest.
+for _figure in FIGURES:
+    globals()[_figure["name"].replace("-", "_")] = _display_function(_figure)
+del _figure
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
 // `make widgets` copies the two bundles into the package (code/bayescomp/static/), where they are
-// committed: readers get them inside bayescomp with no Node.js, and tests/package/test_bundle.py
-// fails when the committed copies differ from a fresh build.
+// committed: readers get them inside bayescomp with no Node.js, and
+// tests/package/test_distribution.py fails when the committed copies differ from a fresh build.
 // The data script beside them comes from the package: python -m bayescomp.widgets OUT_DIR.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,7 +34,6 @@ mkdirSync(OUT, { recursive: true });
 const common = {
   bundle: true,
   minify: true,
-  keepNames: true, // ui/main.js finds a widget's class by its name
   target: ['es2020'],
   nodePaths: [resolve(NPM, 'node_modules')],
   banner: { js: banner },
@@ -47,7 +46,9 @@ await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/anywidget.js')]
                       outfile: resolve(OUT, ESM) });
 // The questions' script (ui/question.js), a classic script that bayescomp.questions inlines
 // after each question's HTML: small, and with no library in it.
-await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/question.js')], format: 'iife',
+// keepNames only keeps its bytes as they were: the script is inlined into every question's stored
+// output in the chapters, so a change to it means re-executing them (nothing needs the names).
+await esbuild.build({ ...common, keepNames: true, entryPoints: [resolve(HERE, 'ui/question.js')], format: 'iife',
                       banner: { js: '/* bayescomp questions, built from code/widgets/ui/question.js (`make widgets`) */' },
                       outfile: resolve(OUT, QUESTION) });
 const size = statSync(resolve(OUT, BUNDLE)).size;

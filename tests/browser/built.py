@@ -10,20 +10,6 @@ from tools.toc import ROOT
 SITE = ROOT / "_build" / "html"
 DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
 
-# How each live figure is run before a check: every readout and table filled in. The Metropolis
-# figure runs the book's 12,000 steps per chain (its diagnostics table is the widest thing on a
-# page); importance sampling draws a fresh set; VI takes 300 Adam steps; the funnel runs the
-# chapter's 2,000 iterations and the dimension figure 500.
-RUNS = {
-    "posterior-explorer": "",
-    "importance-sampling": "el.bcWidget.run(1);",
-    "metropolis": "el.bcWidget.run(12000); el.bcWidget.widget.refreshDiagnostics();",
-    "laplace-vi": "el.bcWidget.run(300);",
-    "funnel": "el.bcWidget.run(2000);",
-    "dimension": "el.bcWidget.run(500);",
-}
-
-
 def site_pages():
     """Every page the website build wrote (the toc's pages, search, the general index), not the
     decks, and not the top folder's redirect to the landing page (a meta refresh, no content)."""
@@ -69,8 +55,9 @@ def run_widgets(page, scope="", timeout=30_000):
             f"() => {{ const el = document.querySelector('{selector}');"
             " return el.bcWidget && Object.keys(el.bcWidget.readout()).length > 0; }",
             timeout=timeout)
-        page.evaluate(f"""() => {{ const el = document.querySelector('{selector}');
-                                  {RUNS[name]} }}""")
+        # Each runs as far as for its still (bayescomp/figures.json): every readout and table
+        # filled in (the Metropolis figure's diagnostics table is the widest thing on a page).
+        page.evaluate(f"document.querySelector('{selector}').bcWidget.widget.still()")
     # The readouts are written on the next frames; let them land.
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return names

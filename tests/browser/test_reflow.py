@@ -54,11 +54,3 @@ def test_no_page_scrolls_sideways_on_a_phone(width, site_url, browser):
     finally:
         context.close()
     assert wide == [], f"at {width} px the page scrolls sideways:\n" + "\n".join(wide)
-
-
-def test_every_live_figure_has_a_run():
-    """The checks run every live figure the package publishes (a new one needs its run)."""
-    from bayescomp.widgets import WIDGETS
-
-    from .built import RUNS
-    assert sorted(RUNS) == sorted(WIDGETS)

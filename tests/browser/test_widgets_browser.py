@@ -36,20 +36,11 @@ from .offline import OfflinePage
 
 WIDGETS = widgets.WIDGETS                      # the package's names, as the pages get them
 SETTINGS = widgets.WidgetSettings()            # the thresholds the widgets colour readouts by
-# Every control of every widget (data-control names); a new control must be added here.
-CONTROLS = {
-    "posterior-explorer": ["prior_sd", "n", "x_star", "canvas"],
-    "importance-sampling": ["target", "family", "scale0", "scale1", "draws", "preset", "new-seed",
-                            "canvas"],
-    "metropolis": ["target", "scale", "speed", "preset", "play", "step", "reset", "clear",
-                   "new-seed", "canvas"],
-    "laplace-vi": ["target", "family", "lr", "samples", "play", "step", "reset", "canvas"],
-    "dimension": ["d", "tuning", "preset", "play", "step-once", "reset", "new-seed", "canvas"],
-    # HMC's settings while HMC runs, then Metropolis's once the sampler is switched to it: the
-    # other sampler's settings are greyed out (test_the_funnel_greys_out_the_other_samplers_settings).
-    "funnel": ["step", "leapfrog", "sampler", "scale", "form", "preset", "play", "step-once",
-               "reset", "new-seed", "canvas", "exact-starts"],
-}
+# Every control of every widget (data-control names), from the manifest (bayescomp/figures.json):
+# a new control must be added there. The funnel's list holds both samplers' settings: the
+# other sampler's are greyed out (test_the_funnel_greys_out_the_other_samplers_settings).
+FIGURES = {figure["name"]: figure for figure in widgets.widget_data()["figures"]}
+CONTROLS = {name: figure["controls"] for name, figure in FIGURES.items()}
 SCRIPTS = (widgets.DATA_NAME, widgets.BUNDLE_NAME)
 
 
@@ -318,7 +309,7 @@ def test_every_control_changes_the_readouts(name, how, site, offline_page):
     page = view.page
     root = open_widget(page, f"{site}/{name}.html", name)
     found = set(root.locator("[data-control]").evaluate_all("els => els.map(e => e.dataset.control)"))
-    assert found - {"copy-link"} == set(CONTROLS[name]) - {"canvas"}, "controls changed: update CONTROLS"
+    assert found - {"copy-link"} == set(CONTROLS[name]) - {"canvas"}, "controls changed: update their list in bayescomp/figures.json"
     assert root.locator("canvas[tabindex]").count() >= 1
     unchanged = []
     for control in CONTROLS[name]:
@@ -956,8 +947,7 @@ def test_slide_stays_put_when_the_statistics_appear(deck, name, serve, offline_p
         return {title: box(slide.querySelector('h1, h2')),
                 widget: box(slide.querySelector('[data-widget]'))}; }"""
     before = page.evaluate(where)
-    hook(page, name, "widget.still()" if name in ("metropolis", "laplace-vi", "funnel", "dimension")
-         else "run(1)")
+    hook(page, name, "widget.still()" if FIGURES[name]["still_steps"] else "run(1)")
     page.wait_for_timeout(600)
     after = page.evaluate(where)
     moved = lambda a, b: {k: (a[k], b[k]) for k in a

@@ -51,6 +51,8 @@ function close(actual, expected, what, rtol = RTOL) {
 }
 
 const flat = (typed) => Array.from(typed);
+/** A kept Metropolis chain's states, one array per step. */
+const states = (chain) => Array.from({ length: chain.length }, (_, s) => chain.draws.map((x) => x[s]));
 
 test('the data script carries the lecture\'s data set, as the package simulates it', () => {
   const lecture = golden.lecture_data;
@@ -285,7 +287,7 @@ test('the package\'s Student-t and defensive draws give the package\'s estimates
 test('replayed draws: a Metropolis chain with identical accept decisions', () => {
   const g = golden.metropolis;
   const rng = E.replaySource({ normals: g.normals, uniforms: g.uniforms });
-  const chain = E.metropolisChain((t) => book.logDensity(t), g.start, g.chol, g.n_steps, rng);
+  const chain = E.metropolisChain(book, g.start, g.chol, g.n_steps, rng);
   assert.deepEqual(Array.from(chain.accepted, Boolean), g.accepted, 'accept decisions');
   const draws = [];
   for (let t = 0; t < g.n_steps; t += 1) draws.push(chain.draws[0][t], chain.draws[1][t]);
@@ -489,10 +491,10 @@ for (const form of ['centred', 'non-centred']) {
     const run = schools.forms[form].rwm;
     const target = E.hierarchicalTarget(schoolsData, form);
     const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-    const walk = new E.RandomWalkChain(target, run.start, run.scale, rng);
+    const walk = new E.MetropolisChain(target, run.start, { scale: run.scale }, rng);
     const accepted = run.accepted.map(() => walk.step());
     assert.deepEqual(accepted, run.accepted, 'accept decisions');
-    close(walk.draws.map((x) => Array.from(x)), run.draws, 'draws');
+    close(states(walk), run.draws, 'draws');
     close(walk.acceptRate(), run.accept_rate, 'acceptance rate');
     assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
   });
@@ -576,11 +578,11 @@ dimension.replays.forEach((run) => {
   test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
     const target = E.standardGaussianTarget(run.d);
     const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-    const walk = new E.RandomWalkChain(target, run.start, run.tuning.rwm_scale, rng);
+    const walk = new E.MetropolisChain(target, run.start, { scale: run.tuning.rwm_scale }, rng);
     const accepted = [];
     for (let t = 0; t < run.rwm_accepted.length; t += 1) accepted.push(walk.step());
     assert.deepEqual(accepted, run.rwm_accepted, 'accept decisions');
-    close(walk.draws.map((x) => Array.from(x)), run.rwm_draws, 'random-walk draws');
+    close(states(walk), run.rwm_draws, 'random-walk draws');
     const h = run.hmc;
     const hmcRng = E.replaySource({ normals: h.normals, uniforms: h.uniforms });
     const chain = new E.HMCChain(target, h.start, { stepSize: h.step_size, nLeapfrog: h.n_leapfrog,
@@ -610,12 +612,13 @@ test('kept or not, a chain steps the same: keepDraws only drops the stored draws
   const settings = { stepSize: 0.5, nLeapfrog: 3 };
   const kept = new E.HMCChain(target, start, settings, E.seededSource(3));
   const lean = new E.HMCChain(target, start, { ...settings, keepDraws: false }, E.seededSource(3));
-  const walk = new E.RandomWalkChain(target, start, 0.8, E.seededSource(4));
-  const leanWalk = new E.RandomWalkChain(target, start, 0.8, E.seededSource(4), { keepDraws: false });
+  const walk = new E.MetropolisChain(target, start, { scale: 0.8 }, E.seededSource(4));
+  const leanWalk = new E.MetropolisChain(target, start, { scale: 0.8, keepDraws: false }, E.seededSource(4));
   for (let t = 0; t < 50; t += 1) [kept, lean, walk, leanWalk].forEach((c) => c.step());
   same(Array.from(lean.position), Array.from(kept.draws[49]), 'HMC state');
-  same(Array.from(leanWalk.current), Array.from(walk.draws[49]), 'walk state');
-  assert.equal(lean.draws.length + leanWalk.draws.length, 0);
+  same(Array.from(leanWalk.current), states(walk)[49], 'walk state');
+  assert.equal(lean.draws.length + leanWalk.accepted.length, 0);
+  assert.equal(leanWalk.length, 50);
   assert.equal(lean.gradientEvaluations(), 150);
 });
 
@@ -655,10 +658,9 @@ test('a Metropolis chain grows past its capacity, keeps its start and records ev
   const g = golden.metropolis;
   const n = 300;
   const replay = () => E.replaySource({ normals: g.normals.slice(0, 2 * n), uniforms: g.uniforms.slice(0, n) });
-  const logDensity = (t) => book.logDensity(t);
-  const chain = new E.MetropolisChain(logDensity, g.start, g.chol, replay(), 7);
+  const chain = new E.MetropolisChain(book, g.start, { chol: g.chol, capacity: 7 }, replay());
   for (let t = 0; t < n; t += 1) chain.step();
-  assert.deepEqual(chain.start, g.start);
+  assert.deepEqual(Array.from(chain.start), g.start);
   assert.deepEqual(Array.from(chain.accepted.subarray(0, n), Boolean), g.accepted.slice(0, n), 'accept decisions');
   const interleaved = [];
   for (let t = 0; t < n; t += 1) interleaved.push(chain.draws[0][t], chain.draws[1][t]);
@@ -674,9 +676,9 @@ test('a Metropolis chain grows past its capacity, keeps its start and records ev
     proposals[1].push(y + (l1[0] * e0 + l1[1] * e1));
   }
   close(chain.proposals.map((p) => flat(p.subarray(0, n))), proposals, 'proposals of the stepped chain');
-  close(E.metropolisChain(logDensity, g.start, g.chol, n, replay()).proposals.map(flat), proposals,
+  close(E.metropolisChain(book, g.start, g.chol, n, replay()).proposals.map(flat), proposals,
     'proposals of metropolisChain');
-  assert.throws(() => new E.MetropolisChain(() => -Infinity, [0, 1], g.chol, replay()),
+  assert.throws(() => new E.MetropolisChain({ logDensity: () => -Infinity }, [0, 1], { chol: g.chol }, replay()),
     /^Error: log density is not finite at the start \[0,1\]$/);
 });
 

@@ -1,6 +1,7 @@
 """The widgets' Python side: the data and settings the live figures start from, and their
 display in Jupyter through anywidget. (The JavaScript engine is checked in ``tests/engine``.)"""
 import json
+import re
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ import pytest
 
 import bayescomp as bc
 from bayescomp import widgets
+from tools.toc import ROOT
 
 
 def test_widget_data_is_the_books_data_and_settings():
@@ -79,8 +81,54 @@ def test_thresholds_are_the_working_rules():
 
 def test_widget_names_are_published_in_the_data():
     assert widgets.widget_data()["names"] == list(widgets.WIDGETS)
-    assert widgets.WIDGETS == ("posterior-explorer", "importance-sampling", "metropolis",
-                               "laplace-vi", "dimension", "funnel")
+    assert [f["name"] for f in widgets.widget_data()["figures"]] == list(widgets.WIDGETS)
+    assert len(set(widgets.WIDGETS)) == len(widgets.WIDGETS) >= 6
+
+
+def test_every_figure_of_the_manifest_has_its_jupyter_function():
+    for figure in widgets.FIGURES:
+        show = getattr(widgets, figure["name"].replace("-", "_"))
+        assert show.__name__ == figure["name"].replace("-", "_")
+        assert show.__doc__.startswith(figure["summary"])
+        assert set(figure) == {"name", "class", "controls", "still", "summary"}, figure["name"]
+        assert figure["controls"] and len(set(figure["controls"])) == len(figure["controls"])
+
+
+def test_a_still_runs_as_far_as_the_setting_it_names():
+    data = widgets.widget_data()
+    for figure in data["figures"]:
+        if figure["still"] is None:
+            assert figure["still_steps"] == 0
+        else:
+            section, *path = figure["still"].split(".")
+            value = data[section]
+            for key in path:
+                value = value[key]
+            assert figure["still_steps"] == value > 0, figure["name"]
+    # The settings decide: a longer book run gives a longer still.
+    longer = widgets.widget_data(bc.LectureSettings()._replace(mcmc_steps=500))
+    assert 500 in [f["still_steps"] for f in longer["figures"]]
+
+
+def test_a_still_naming_no_setting_is_refused():
+    data = widgets.widget_data()
+    with pytest.raises(ValueError, match="still 'lecture.no_such' is not a setting"):
+        widgets._setting(data, "lecture.no_such")
+    with pytest.raises(ValueError, match="still 'lecture.prior_var' must be a positive integer"):
+        widgets._setting(data, "lecture.prior_var")
+
+
+def test_every_class_of_the_manifest_is_registered_in_the_bundle_entry():
+    """ui/main.js maps a manifest entry's class name to its class (REGISTRY), explicitly: the
+    registry holds exactly the manifest's classes, and each is exported by a ui file."""
+    ui = ROOT / "code" / "widgets" / "ui"
+    main = (ui / "main.js").read_text(encoding="utf-8")
+    registry = re.search(r"REGISTRY = Object\.freeze\(\{([^}]*)\}\)", main).group(1)
+    registered = {name.strip() for name in registry.split(",") if name.strip()}
+    assert registered == {figure["class"] for figure in widgets.FIGURES}
+    exported = {name for path in ui.glob("*.js")
+                for name in re.findall(r"^export class (\w+)", path.read_text(encoding="utf-8"), re.M)}
+    assert registered <= exported
 
 
 def test_widget_data_needs_no_matplotlib():
@@ -112,11 +160,8 @@ def test_jupyter_widget_carries_the_module_and_the_data():
 
 
 def test_unknown_widget_name():
-    def histogram():
-        pass
-
     with pytest.raises(ValueError, match="name must be one of"):
-        widgets._widget(histogram, {})
+        widgets._widget("histogram", {})
 
 
 def test_funnel_data_is_the_chapters_runs_and_reference():

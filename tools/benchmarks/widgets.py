@@ -1,5 +1,5 @@
-"""Benchmark the live figures in headless chromium: the figures of CONTRIBUTING.md ("Speed"),
-summed up in the README.
+"""Benchmark the live figures in headless chromium: its Markdown table is what
+`make benchmark` writes to _build/reports/widgets.md (tests/README.md has the targets).
 
 Not a test (timings depend on the machine): it prints a Markdown table and writes JSON.
 Usage: python -m tools.benchmarks.widgets [OUT.json]   (default _build/widgets/benchmark.json)

@@ -7,7 +7,7 @@ caught too); it *survived* when every test that covers its function passed; "no 
 test in the selection calls that function at all (counted against the score, like a survivor);
 "not checked" mutants (a run stopped early) are left out of the score and counted apart.
 
-Usage: ``python -m tools.mutation.report _build/mutation`` prints a Markdown table (CONTRIBUTING.md's)
+Usage: ``python -m tools.mutation.report _build/mutation`` prints a Markdown table (``make mutation`` writes it to ``_build/reports/mutation.md``)
 and lists the survivors by module (``mutmut show NAME`` in that folder shows each diff).
 """
 import json

@@ -315,7 +315,7 @@ def check_metadata():
     found = metadata.check_chapters([toc.notebook(name) for name in CHAPTERS])
     if found:
         sys.exit("The chapters' slide metadata is incomplete:\n  " + "\n  ".join(found)
-                 + "\nRun `python -m tools.slides.metadata` to add it (see CONTRIBUTING.md).")
+                 + "\nRun `python -m tools.slides.metadata` to add it (see tools/AUTHORING.md).")
 
 
 def build(out, chapters=CHAPTERS):

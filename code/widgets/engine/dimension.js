@@ -29,49 +29,6 @@ export function dimensionTuning(d, { rwmScale, pathLength }) {
   return { rwmScale: rwmScale / Math.sqrt(d), stepSize: pathLength * d ** -0.25, nLeapfrog };
 }
 
-/** A d-dimensional random-walk Metropolis chain with proposal x + s * z, s a number or one scale
- * per coordinate: d normals, then one uniform per step (the package's order with proposal_chol
- * = diag(s)). keepDraws = false keeps no draws (a widget reads each new state itself). */
-export class RandomWalkChain {
-  constructor(target, start, scale, rng, { keepDraws = true } = {}) {
-    this.target = target;
-    this.scale = typeof scale === 'number' ? new Float64Array(start.length).fill(scale) : Float64Array.from(scale);
-    if (this.scale.length !== start.length || !this.scale.every((v) => v > 0)) {
-      throw new Error(`scale must be > 0, one number or one per coordinate (${start.length}); got ${scale}`);
-    }
-    this.rng = rng;
-    this.keepDraws = keepDraws;
-    this.steps = 0;
-    this.start = Float64Array.from(start);
-    this.current = Float64Array.from(start);
-    this.currentLogDensity = target.logDensity(this.current);
-    this.draws = [];
-    this.accepts = 0;
-  }
-
-  step() {
-    const d = this.current.length;
-    const proposal = new Float64Array(d);
-    for (let i = 0; i < d; i += 1) proposal[i] = this.current[i] + this.scale[i] * this.rng.normal();
-    const logU = Math.log(this.rng.uniform());
-    const proposalLogDensity = this.target.logDensity(proposal);
-    const move = logU < proposalLogDensity - this.currentLogDensity;
-    if (move) {
-      this.current = proposal;
-      this.currentLogDensity = proposalLogDensity;
-      this.accepts += 1;
-    }
-    this.steps += 1;
-    this.lastProposal = proposal;
-    if (this.keepDraws) this.draws.push(Float64Array.from(this.current));
-    return move;
-  }
-
-  acceptRate() {
-    return this.steps ? this.accepts / this.steps : NaN;
-  }
-}
-
 /** Euclidean distance of a point from the origin (the mode). */
 export function distanceFromMode(x) {
   let total = 0;

@@ -440,11 +440,16 @@ export class Widget {
   run() {}
 
   /**
-   * The state a still image of the widget shows (a handout, RISE): the book's run where the
-   * widget animates one (stillSteps, set by the subclass), else the state it opens in.
+   * The state a still image of the widget shows (the decks' stills, RISE, the PDF) and the
+   * checks run it to: the figure's whole run, as many steps as its manifest entry says
+   * (bayescomp/figures.json, published as data.figures[].still_steps), else the state it opens
+   * in. Returns the number of steps run.
    */
   still() {
-    if (this.stillSteps) this.run(this.stillSteps);
+    const figure = (this.data.figures || []).find((f) => f.name === this.name);
+    const steps = figure ? figure.still_steps : 0;
+    if (steps) this.run(steps);
+    return steps;
   }
 
   readout() {

@@ -5,7 +5,7 @@
 // x_1 and of the distance from the mode); the typical set as the histogram of the draws'
 // distance from the mode against the exact chi_d density, with a radius you move: the exact share of the
 // mass within it against the draws'.
-import { HMCChain, RandomWalkChain, rankSummaryJobs, chiCdf, chiDensity, chiMoments, densityHistogram, dimensionTuning, distanceFromMode, seededSource, standardGaussianTarget } from '../engine/index.js';
+import { HMCChain, MetropolisChain, rankSummaryJobs, chiCdf, chiDensity, chiMoments, densityHistogram, dimensionTuning, distanceFromMode, seededSource, standardGaussianTarget } from '../engine/index.js';
 import { withPreset, widgetKey } from './base.js';
 import { ChainsWidget, Series } from './chains.js';
 import { bigReadouts, button, buttonRow, controlPanel, fmt, fmtPlusMinus, fmtRhat, legend, select, slider, tableReadout } from './controls.js';
@@ -32,7 +32,6 @@ export class Dimension extends ChainsWidget {
     this.tuning = 'chapter';
     this.seed = s.first_seed;
     this.radius = null;
-    this.stillSteps = s.iterations; // a still shows a whole run
     const left = this.column();
     const right = this.column();
     this.chainPlot(new Plot(left, { aspect: 0.62, maxHeight: 320, deck: { aspect: 0.6, maxHeight: 230 }, focusable: true, label: 'Histograms of the draws’ distance from the mode, for each sampler, against the exact chi density with d degrees of freedom; a vertical line marks the radius. Click or drag, or use the arrow keys, to move the radius.' }));
@@ -95,7 +94,7 @@ export class Dimension extends ChainsWidget {
         const rng = seededSource(this.seed + 1 + c + 100 * k);
         return kind === 'hmc'
           ? new HMCChain(target, start, { stepSize: tuned.stepSize, nLeapfrog: tuned.nLeapfrog, keepDraws: false }, rng)
-          : new RandomWalkChain(target, start, tuned.rwmScale, rng, { keepDraws: false });
+          : new MetropolisChain(target, start, { scale: tuned.rwmScale, keepDraws: false }, rng);
       });
       this.x1[kind] = this.chains[kind].map(() => new Series());
       this.r[kind] = this.chains[kind].map(() => new Series());
@@ -370,7 +369,6 @@ export class Dimension extends ChainsWidget {
     c.d.set(this.stop(this.d));
     c.tuning.set(this.tuning);
     if (!params.preset) c.preset.set('');
-    this.stillSteps = this.runLength;
     // Moving the radius keeps the chains; anything else starts them again.
     if (next.keep) {
       this.showReadouts();

@@ -5,7 +5,7 @@
 // exact reference (the package's 1-D quadrature), with the chapter's rank-normalized R-hat, bulk
 // and tail ESS (Vehtari et al., 2021) and the share of divergent transitions after warm-up.
 // Defaults and presets are chapter 7's runs.
-import { HMCChain, RandomWalkChain, densityHistogram, funnelDensityGrid, hierarchicalTarget, rankSummaryJobs, seededSource } from '../engine/index.js';
+import { HMCChain, MetropolisChain, densityHistogram, funnelDensityGrid, hierarchicalTarget, rankSummaryJobs, seededSource } from '../engine/index.js';
 import { clampPoint, withPreset } from './base.js';
 import { ChainsWidget, Series } from './chains.js';
 import { bigReadouts, button, buttonRow, controlPanel, fmt, legend, select, slider, tableReadout } from './controls.js';
@@ -48,7 +48,6 @@ export class Funnel extends ChainsWidget {
       'non-centred': hierarchicalTarget(this.schools(), 'non-centred'),
     };
     this.box = [s.theta_range, s.log_tau_range];
-    this.stillSteps = s.hmc_iterations; // a still shows the chapter's run
     this.body.classList.add('bcw-funnel');
 
     const left = this.column();
@@ -132,7 +131,7 @@ export class Funnel extends ChainsWidget {
       const rng = seededSource(this.seed + c);
       return this.sampler === 'hmc'
         ? new HMCChain(target, this.startPoint(c), { stepSize: this.stepSize, nLeapfrog: this.nLeapfrog, mass, keepDraws: false }, rng)
-        : new RandomWalkChain(target, this.startPoint(c), walkScale, rng, { keepDraws: false });
+        : new MetropolisChain(target, this.startPoint(c), { scale: walkScale, keepDraws: false }, rng);
     });
     this.logTau = this.chains.map(() => new Series());
     this.theta = this.chains.map(() => new Series());
@@ -400,7 +399,6 @@ export class Funnel extends ChainsWidget {
     c.scale.set(this.scale);
     this.greySamplerSettings();
     if (!params.preset) c.preset.set('');
-    this.stillSteps = this.runLength;
     this.restart(next);
   }
 

@@ -28,7 +28,6 @@ export class LaplaceVI extends Widget {
     this.seed = lecture.vi_seed;
     this.startPoint = [...w.vi_start];
     this.maxSteps = lecture.vi_steps;
-    this.stillSteps = lecture.vi_steps;
 
     const left = this.column();
     const right = this.column();

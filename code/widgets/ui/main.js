@@ -2,9 +2,10 @@
 // using the data the package wrote (window.BayesCompWidgetData, from bayescomp-widgets-data.js).
 // In JupyterLab, anywidget calls mountAnywidget() with the data sent by the kernel instead.
 //
-// The widgets' names are the package's (bayescomp.widgets.WIDGETS, published in the data as
-// data.names); none is typed here. The widget named "posterior-explorer" is drawn by the class
-// PosteriorExplorer: the name without its dashes, in any case, is the class's name.
+// The figures' facts are the manifest's (code/bayescomp/figures.json, published in the data as
+// data.figures): none is typed here. A figure's entry names the class that draws it; the
+// registry below maps that name to the class, explicitly, so minifying the bundle renames
+// nothing it needs.
 import * as engine from '../engine/index.js';
 import { Dimension } from './dimension.js';
 import { Funnel } from './funnel.js';
@@ -14,12 +15,15 @@ import { Metropolis } from './metropolis.js';
 import { PosteriorExplorer } from './posterior-explorer.js';
 import { injectStyle } from './style.js';
 
-const CLASSES = [PosteriorExplorer, ImportanceSampling, Metropolis, LaplaceVI, Dimension, Funnel];
+/** The ui classes, by the name a manifest entry's "class" gives. */
+export const REGISTRY = Object.freeze({
+  PosteriorExplorer, ImportanceSampling, Metropolis, LaplaceVI, Dimension, Funnel,
+});
 
-/** The class that draws the widget `name`, or undefined. */
-export function widgetClass(name) {
-  const key = name.replace(/-/g, '').toLowerCase();
-  return CLASSES.find((Widget) => Widget.name.toLowerCase() === key);
+/** The class that draws the widget `name` by the manifest in `data`, or undefined. */
+export function widgetClass(name, data = globalThis.BayesCompWidgetData) {
+  const figure = data && (data.figures || []).find((f) => f.name === name);
+  return figure ? REGISTRY[figure.class] : undefined;
 }
 
 /** Mount the widget named by el.dataset.widget; returns its hook (el.bcWidget). */
@@ -30,7 +34,7 @@ export function mount(el, data = globalThis.BayesCompWidgetData, options = {}) {
     el.textContent = 'This live figure needs bayescomp-widgets-data.js, which did not load.';
     return null;
   }
-  const Widget = data.names.includes(name) && widgetClass(name);
+  const Widget = widgetClass(name, data);
   if (!Widget) {
     el.textContent = `Unknown widget "${name}"; known: ${data.names.join(', ')}.`;
     return null;
@@ -68,7 +72,7 @@ export function mountAnywidget(el, model) {
   };
 }
 
-globalThis.BayesCompWidgets = { mount, mountAll, mountAnywidget, engine, widgetClass };
+globalThis.BayesCompWidgets = { mount, mountAll, mountAnywidget, engine, widgetClass, REGISTRY };
 
 // Pages that load the data script get their widgets mounted; anywidget mounts its own.
 function autoMount() {

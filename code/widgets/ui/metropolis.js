@@ -34,7 +34,6 @@ export class Metropolis extends ChainsWidget {
     this.targets = targets(data);
     this.warmupFraction = lecture.mcmc_warmup / lecture.mcmc_steps;
     this.runLength = lecture.mcmc_steps;
-    this.stillSteps = lecture.mcmc_steps;
     this.target = 'book';
     this.scale = lecture.mcmc_scale;
     this.speed = w.mcmc_speed;
@@ -93,7 +92,7 @@ export class Metropolis extends ChainsWidget {
   reset() {
     const t = this.targets[this.target];
     const chol = scale2(this.laplaceChol, this.scale);
-    this.chains = this.starts.map((s, c) => new MetropolisChain(t.logDensity, s, chol, seededSource(this.seed + c), 4096));
+    this.chains = this.starts.map((s, c) => new MetropolisChain(t.target, s, { chol, capacity: 4096 }, seededSource(this.seed + c)));
     this.history = [];
     this.forgetChains();
     this.refreshDiagnostics(true);
@@ -354,7 +353,6 @@ export class Metropolis extends ChainsWidget {
     c.speed.set(this.speed);
     if (!params.preset) c.preset.set('');
     this.runLength = lecture.mcmc_steps;
-    this.stillSteps = lecture.mcmc_steps;
     this.restart(next);
   }
 

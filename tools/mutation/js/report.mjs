@@ -9,7 +9,7 @@
 // Stryker's runner ("errors") is left out of the score, as Stryker does.
 //
 // Usage: node tools/mutation/js/report.mjs _build/mutation-js/reports
-// prints a Markdown table (CONTRIBUTING.md's), then every mutant not killed with its line and diff.
+// prints a Markdown table (`make mutation-js` writes it to _build/reports/mutation-js.md), then every mutant not killed with its line and diff.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 

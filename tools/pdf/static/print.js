@@ -18,8 +18,6 @@
   const query = new URLSearchParams(location.search);
   const book = JSON.parse(query.get('book') || '{}');
   const pages = JSON.parse(query.get('pages') || '[]');
-  // A still should show the method at work: steps run before the picture is taken.
-  const STILL_STEPS = { metropolis: 2000, 'laplace-vi': 300, dimension: 1000, funnel: 2000 };
 
   const el = (tag, attributes = {}, ...children) => {
     const node = document.createElement(tag);
@@ -80,7 +78,9 @@
   // --- 1. live figures -> stills ------------------------------------------------------------
   function still(widget) {
     const name = widget.dataset.widget;
-    if (STILL_STEPS[name]) widget.bcWidget.run(STILL_STEPS[name]);
+    // A still shows the method at work: the figure's whole run, as its manifest entry says
+    // (bayescomp/figures.json; still() runs it and returns the steps), before the picture.
+    const run = widget.bcWidget.widget.still();
     widget.bcWidget.widget.destroy();
     const pictures = [...widget.querySelectorAll('canvas')].map((canvas) => canvas.toDataURL('image/png'));
     const copy = widget.cloneNode(true);
@@ -92,7 +92,7 @@
     });
     const section = widget.closest('section');
     const title = section ? headingText(section.querySelector('h1, h2, h3, h4')).replace(/^[\d.]+\s*/, '') : name;
-    const steps = STILL_STEPS[name] ? ` after ${STILL_STEPS[name].toLocaleString('en')} steps` : '';
+    const steps = run ? ` after ${run.toLocaleString('en')} steps` : '';
     const call = `bc.widgets.${name.replace(/-/g, '_')}()`;
     const caption = el('figcaption', {},
       el('span', { class: 'caption-text' },
