@@ -341,7 +341,9 @@ def build(out, chapters=CHAPTERS):
         assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
+    from ..download.question_bank import GIFT_NAME, MOODLE_NAME
     (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys,
+                                                 moodle=MOODLE_NAME, gift=GIFT_NAME,
                                                  edition=edition.notice_html()),
                                     encoding="utf-8")
 
@@ -364,6 +366,8 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 <table>
 {keys}
 </table>
+<p>For a quiz in a learning management system, every chapter's questions with their answers:
+<a href="../{moodle}">Moodle XML</a> or <a href="../{gift}">GIFT</a> (on the book's website).</p>
 <p>To run the code live in front of the class, open the chapter notebook in JupyterLab and
 present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); the book's TEACHING.md says how.</p>
 <p><a href="../chapters/index.html">Back to the book</a></p>
