@@ -927,6 +927,73 @@ def test_handouts_show_a_still_of_each_live_figure(browser, decks_url):
     assert wrong == [], f"(deck, mode, still shown, live figure shown): {wrong}"
 
 
+# Each plot of the live figures on the current page: how many of its pixels inside its axes (4 px
+# in from them, so the frame and a zero line along it do not count) differ from its ground.
+PANEL_INK = """() => [...document.querySelectorAll('.reveal [data-widget]')].flatMap(el => {
+  const widget = el.bcWidget && el.bcWidget.widget;
+  return (widget ? widget.plots : []).map((plot, k) => {
+    const {left, top, right, bottom} = plot.inner, ratio = plot.ratio || 1, pad = 4;
+    const x = Math.round((left + pad) * ratio), y = Math.round((top + pad) * ratio);
+    const w = Math.round((right - left - 2 * pad) * ratio), h = Math.round((bottom - top - 2 * pad) * ratio);
+    const found = {figure: el.dataset.widget, plot: k, playing: widget.playing, inked: 0};
+    if (!plot.width || w <= 0 || h <= 0) return found;
+    const ctx = plot.canvas.getContext('2d');
+    const ground = ctx.getImageData(0, 0, 1, 1).data, pixels = ctx.getImageData(x, y, w, h).data;
+    for (let i = 0; i < pixels.length; i += 4) {
+      const off = Math.abs(pixels[i] - ground[0]) + Math.abs(pixels[i + 1] - ground[1])
+                + Math.abs(pixels[i + 2] - ground[2]);
+      if (off > 60) found.inked += 1;
+    }
+    return found;
+  });
+})"""
+INKED_MIN = 50   # pixels: a curve, a set of draws or a trace, not a stray tick
+
+
+def blank_panels(page):
+    """The plots of the live figures on the page that show nothing inside their axes."""
+    return [p for p in page.evaluate(PANEL_INK) if p["inked"] < INKED_MIN]
+
+
+def test_live_figures_start_drawn(browser, decks_url):
+    """Each live figure's slide, opened at its address and before Play, shows the figure drawn:
+    no plot of it is empty inside its axes (the dimension figure's trace and histograms were,
+    until its chains moved). Negative control: Restart empties the dimension figure again, and
+    the check sees it."""
+    bad, seen = [], []
+    for name in CHAPTERS:
+        if "data-widget=" not in (DECKS / deck_file(name)).read_text(encoding="utf-8"):
+            continue
+        view = OfflinePage(browser, decks_url)
+        try:
+            page = view.page
+            page.set_viewport_size(HALL)
+            page.goto(f"{decks_url}/{deck_file(name)}", wait_until="load")
+            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+            slides = page.evaluate("""() => [...document.querySelectorAll('.reveal [data-widget]')]
+                .map(el => Reveal.getIndices(el.closest('section')).h)""")
+            for index in slides:
+                page.goto("about:blank")
+                page.goto(f"{decks_url}/{deck_file(name)}#/{index}", wait_until="load")
+                page.wait_for_function("""() => window.Reveal && Reveal.isReady() && [...Reveal
+                    .getCurrentSlide().querySelectorAll('[data-widget]')].every(el => el.bcWidget
+                    && el.bcWidget.widget.plots.every(p => p.width > 0))""", timeout=30_000)
+                page.wait_for_timeout(500)
+                panels = [p for p in page.evaluate(PANEL_INK)
+                          if p["figure"] in page.evaluate("""() => [...Reveal.getCurrentSlide()
+                              .querySelectorAll('[data-widget]')].map(el => el.dataset.widget)""")]
+                seen += [(name, index, p["figure"]) for p in panels]
+                bad += [(name, index + 1, p) for p in panels if p["inked"] < INKED_MIN or p["playing"]]
+                if any(p["figure"] == "dimension" for p in panels):
+                    page.evaluate("document.querySelector('[data-widget=dimension]').bcWidget.set({})")
+                    page.wait_for_timeout(200)
+                    assert blank_panels(page) != [], "the check missed the emptied dimension figure"
+        finally:
+            view.close()
+    assert len({figure for _, _, figure in seen}) >= 6, f"live figures found: {sorted(set(seen))}"
+    assert bad == [], f"live figures blank (or playing) before Play (deck, slide, plot): {bad}"
+
+
 def test_index_lists_decks_handouts_and_keys():
     index = (DECKS / "index.html").read_text(encoding="utf-8")
     for name in CHAPTERS:
