@@ -123,9 +123,11 @@ slides: env-build npm ## build the lecture decks, the live figures' stills and t
 	$(PYTHON) -m tools.slides.handouts $(SLIDES)
 
 # The website, with the two downloads it links from every chapter (_build/download, served from
-# its top folder): the archive that runs with Python alone, and the whole book as one PDF.
-book: env-build assets slides ## build the website into _build/html (decks, archive, PDF included)
+# its top folder): the archive that runs with Python alone, and the whole book as one PDF; and,
+# beside them, the chapters' questions as a question bank for an LMS quiz (Moodle XML, GIFT).
+book: env-build assets slides ## build the website into _build/html (decks, archive, PDF, question bank)
 	$(PYTHON) -m tools.download.archive _build/download
+	$(PYTHON) -m tools.download.question_bank _build/download
 	$(PYTHON) -m tools.scripts.execution_cache
 	$(PYTHON) -m tools.pdf.build _build/download/bayescomp-book.pdf
 	$(PYTHON) -m jupyter book build . -W -n --keep-going

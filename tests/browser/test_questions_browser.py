@@ -503,16 +503,45 @@ def question_slides(name):
     return [k for k, cell in enumerate(slides) if "## Question" in cell.source]
 
 
+def poll_for_hall(spec):
+    """What a question slide shows a hall: the letters before the choices and the question's
+    tag (a show of hands, or a number each one writes down)."""
+    letters = [chr(65 + k) for k in range(len(spec.get("choices", [])))]
+    if not letters:
+        return {"letters": [], "tag": "Write down a number:"}
+    return {"letters": letters, "tag": f"Hands up: {', '.join(letters[:-1])} or {letters[-1]}?"}
+
+
+POLL_SHOWN = """(el) => ({
+    letters: [...el.querySelectorAll('.bcq-choices label')].map(label => {
+      const letter = label.querySelector('.bcq-letter');
+      return letter && letter.getBoundingClientRect().width > 0 ? letter.textContent : null; }),
+    tag: el.querySelector('.bcq-tag').textContent})"""
+
+
+def test_the_poll_check_sees_a_question_without_letters():
+    """Negative control: a question slide as the package writes it (no letters, the tag
+    "Question") is not a poll for a hall."""
+    spec = {"kind": "choice", "choices": ["a", "b", "c"]}
+    assert {"letters": [None] * 3, "tag": "Question"} != poll_for_hall(spec)
+    assert poll_for_hall(spec) == {"letters": ["A", "B", "C"], "tag": "Hands up: A, B or C?"}
+
+
 @pytest.mark.parametrize("name", WITH_QUESTIONS)
 def test_question_slides_of_the_decks(name, serve, offline_page):
+    """Every question slide of the built decks is a poll for a hall (lettered choices for a
+    show of hands, or a number to write down), its answer hidden until the presenter's next key."""
     deck = DECKS / deck_builder.deck_file(name)
     require_built(deck)
     view, page = open_deck(offline_page, serve(DECKS), deck.name)
-    for index in question_slides(name):
+    asked = specs(nbformat.read(toc.notebook(name), as_version=4))
+    assert len(asked) == len(question_slides(name))
+    for index, spec in zip(question_slides(name), asked):
         page.evaluate(f"Reveal.slide({index})")
         page.wait_for_timeout(200)
         root = page.locator(".present .bcq")
         assert root.count() == 1, (name, index)
+        assert page.evaluate(POLL_SHOWN, root.element_handle()) == poll_for_hall(spec), (name, index)
         assert not answer_visible(root)
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(300)

@@ -39,9 +39,10 @@ import nbformat
 import pytest
 
 from tools import edition, toc
+from tools.download.question_bank import chapter_questions
 from tools.slides.build import (CANVAS, EDITION_CLASS, INDEX_KEYS, chapter_title, deck_file,
-                                deck_title, handout_file)
-from tools.slides.handouts import print_deck, print_query
+                                deck_title, handout_file, students_handout_file)
+from tools.slides.handouts import HANDOUTS, print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
 from .offline import OfflinePage
@@ -701,9 +702,10 @@ def test_formula_check_sees_a_visible_copy(browser, decks_url):
         deck.close()
 
 
+@pytest.mark.parametrize("kind", HANDOUTS)
 @pytest.mark.parametrize("name", CHAPTERS)
-def test_handout_has_one_page_per_slide(name):
-    pdf = DECKS / handout_file(name)
+def test_handout_has_one_page_per_slide(name, kind):
+    pdf = DECKS / HANDOUTS[kind](name)
     assert pdf.exists(), f"no handout {pdf}: run `make slides`"
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF")
@@ -813,16 +815,56 @@ def test_handout_prints_no_buttons_or_key_hints(name):
 
 
 def test_handout_without_notes_has_none(tmp_path):
-    """Negative control: the same deck printed with ``--no-notes`` holds the slides' text but
-    none of the notes the lecturer's handout holds."""
+    """Negative control: the same deck printed without its notes (``?print-pdf``) holds the
+    slides' text but none of the notes the lecturer's handout holds."""
     name = "03_mcmc"
     with tempfile.TemporaryDirectory(prefix="handout-test-chromium-") as profile:
-        print_deck(DECKS / deck_file(name), tmp_path / "plain.pdf", profile, notes=False)
+        print_deck(DECKS / deck_file(name), tmp_path / "plain.pdf", profile, kind="slides")
     plain = " ".join(pdf_pages_text(tmp_path / "plain.pdf"))
     lecturer = " ".join(pdf_pages_text(DECKS / handout_file(name)))
     starts = [start for _, start in notes_starts(name)]
     assert "MCMC" in plain and all(start in lecturer for start in starts)
-    assert [start for start in starts if start in plain] == [], "a handout printed with notes=False holds notes"
+    assert [start for start in starts if start in plain] == [], "a print without notes holds notes"
+    # The slides as shown print the questions' answers: the students' handout is what leaves them out.
+    assert answers_printed(name, plain) != []
+
+
+ANSWER_LABEL = "Answer:"   # how a question's revealed answer starts (bayescomp.questions)
+
+
+def answers_printed(name, text):
+    """What of a chapter's questions' answers a handout's text holds: the answer line's label,
+    a number's answer with its tolerance, the first plain words of each explanation."""
+    found = [ANSWER_LABEL] if ANSWER_LABEL in text else []
+    for question in chapter_questions(name):
+        if question.kind == "number" and "(within ±" in text:
+            found.append(f"{question.id}: a number's answer and tolerance")
+        start = plain_start(question.explain, words=5)
+        if start and start in text:
+            found.append(f"{question.id}: explanation {start!r}")
+    return found
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_students_handout_has_the_questions_but_no_answers_or_notes(name):
+    """The students' handout (pdftotext): every slide, each question's prompt and lettered
+    choices, and none of the speaker notes or the questions' answers; the lecturer's handout of
+    the same deck holds both (so the check can see them)."""
+    pdf = DECKS / students_handout_file(name)
+    assert pdf.exists(), f"no students' handout {pdf}: run `make slides`"
+    students = " ".join(pdf_pages_text(pdf))
+    lecturer = " ".join(pdf_pages_text(DECKS / handout_file(name)))
+    questions, starts = chapter_questions(name), [start for _, start in notes_starts(name)]
+    for question in questions:
+        start = plain_start(question.prompt, words=5)
+        assert start and start in students, f"{pdf.name}: the question {start!r} is missing"
+    assert answers_printed(name, students) == [], f"{pdf.name} prints answers"
+    assert [start for start in starts if start in students] == [], f"{pdf.name} prints notes"
+    # Negative controls: the lecturer's handout prints them all.
+    assert all(start in lecturer for start in starts)
+    if questions:
+        assert len(answers_printed(name, lecturer)) == 1 + len(questions) + sum(
+            q.kind == "number" for q in questions) - sum(not q.explain for q in questions)
 
 
 def test_lecturers_handout_fits_the_notes_below_each_slide(browser, decks_url):
@@ -885,11 +927,79 @@ def test_handouts_show_a_still_of_each_live_figure(browser, decks_url):
     assert wrong == [], f"(deck, mode, still shown, live figure shown): {wrong}"
 
 
+# Each plot of the live figures on the current page: how many of its pixels inside its axes (4 px
+# in from them, so the frame and a zero line along it do not count) differ from its ground.
+PANEL_INK = """() => [...document.querySelectorAll('.reveal [data-widget]')].flatMap(el => {
+  const widget = el.bcWidget && el.bcWidget.widget;
+  return (widget ? widget.plots : []).map((plot, k) => {
+    const {left, top, right, bottom} = plot.inner, ratio = plot.ratio || 1, pad = 4;
+    const x = Math.round((left + pad) * ratio), y = Math.round((top + pad) * ratio);
+    const w = Math.round((right - left - 2 * pad) * ratio), h = Math.round((bottom - top - 2 * pad) * ratio);
+    const found = {figure: el.dataset.widget, plot: k, playing: widget.playing, inked: 0};
+    if (!plot.width || w <= 0 || h <= 0) return found;
+    const ctx = plot.canvas.getContext('2d');
+    const ground = ctx.getImageData(0, 0, 1, 1).data, pixels = ctx.getImageData(x, y, w, h).data;
+    for (let i = 0; i < pixels.length; i += 4) {
+      const off = Math.abs(pixels[i] - ground[0]) + Math.abs(pixels[i + 1] - ground[1])
+                + Math.abs(pixels[i + 2] - ground[2]);
+      if (off > 60) found.inked += 1;
+    }
+    return found;
+  });
+})"""
+INKED_MIN = 50   # pixels: a curve, a set of draws or a trace, not a stray tick
+
+
+def blank_panels(page):
+    """The plots of the live figures on the page that show nothing inside their axes."""
+    return [p for p in page.evaluate(PANEL_INK) if p["inked"] < INKED_MIN]
+
+
+def test_live_figures_start_drawn(browser, decks_url):
+    """Each live figure's slide, opened at its address and before Play, shows the figure drawn:
+    no plot of it is empty inside its axes (the dimension figure's trace and histograms were,
+    until its chains moved). Negative control: Restart empties the dimension figure again, and
+    the check sees it."""
+    bad, seen = [], []
+    for name in CHAPTERS:
+        if "data-widget=" not in (DECKS / deck_file(name)).read_text(encoding="utf-8"):
+            continue
+        view = OfflinePage(browser, decks_url)
+        try:
+            page = view.page
+            page.set_viewport_size(HALL)
+            page.goto(f"{decks_url}/{deck_file(name)}", wait_until="load")
+            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+            slides = page.evaluate("""() => [...document.querySelectorAll('.reveal [data-widget]')]
+                .map(el => Reveal.getIndices(el.closest('section')).h)""")
+            for index in slides:
+                page.goto("about:blank")
+                page.goto(f"{decks_url}/{deck_file(name)}#/{index}", wait_until="load")
+                page.wait_for_function("""() => window.Reveal && Reveal.isReady() && [...Reveal
+                    .getCurrentSlide().querySelectorAll('[data-widget]')].every(el => el.bcWidget
+                    && el.bcWidget.widget.plots.every(p => p.width > 0))""", timeout=30_000)
+                page.wait_for_timeout(500)
+                panels = [p for p in page.evaluate(PANEL_INK)
+                          if p["figure"] in page.evaluate("""() => [...Reveal.getCurrentSlide()
+                              .querySelectorAll('[data-widget]')].map(el => el.dataset.widget)""")]
+                seen += [(name, index, p["figure"]) for p in panels]
+                bad += [(name, index + 1, p) for p in panels if p["inked"] < INKED_MIN or p["playing"]]
+                if any(p["figure"] == "dimension" for p in panels):
+                    page.evaluate("document.querySelector('[data-widget=dimension]').bcWidget.set({})")
+                    page.wait_for_timeout(200)
+                    assert blank_panels(page) != [], "the check missed the emptied dimension figure"
+        finally:
+            view.close()
+    assert len({figure for _, _, figure in seen}) >= 6, f"live figures found: {sorted(set(seen))}"
+    assert bad == [], f"live figures blank (or playing) before Play (deck, slide, plot): {bad}"
+
+
 def test_index_lists_decks_handouts_and_keys():
     index = (DECKS / "index.html").read_text(encoding="utf-8")
     for name in CHAPTERS:
         assert f'href="{deck_file(name)}"' in index
         assert f'href="{handout_file(name)}"' in index
+        assert f'href="{students_handout_file(name)}"' in index
     for key, action in INDEX_KEYS:
         assert action in index
     assert edition.notice_html() in index

@@ -75,6 +75,8 @@ html.print-pdf .reveal [data-widget] { display: none !important; }
   .reveal .bcw-still { display: block; }
   .reveal [data-widget] { display: none !important; }
 }
+/* A question as a poll for a hall (the deck template's pollForHall): each choice's letter. */
+.reveal .bcq .bcq-letter { display: inline-block; min-width: 1.1em; margin-right: 0.3em; }
 /* On paper a question keeps its prompt and answer; its buttons and key hints do nothing there. */
 html.print-pdf .reveal .bcq .bcq-buttons, html.print-pdf .reveal .bcq .bcq-keys,
 html.print-pdf .reveal .bcq .bcq-feedback { display: none; }
@@ -99,6 +101,9 @@ html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon p { margin: 0 0
 html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon ul {
   display: block; margin: 0; padding-left: 1.2em; }
 html.print-pdf .reveal .speaker-notes-pdf .jp-RenderedHTMLCommon li { margin: 0 0 0.35em; }
+/* The students' handout (?print-pdf&students): the deck template takes the notes and the
+   questions' answers out of the page; this hides them too, should a script put one back. */
+html.students-handout .reveal .bcq-answer, html.students-handout .reveal aside.notes { display: none !important; }
 """
 # The presenter keys of the static decks (reveal.js 4), listed on the deck index.
 INDEX_KEYS = [
@@ -119,8 +124,15 @@ def deck_file(chapter):
 
 
 def handout_file(chapter):
-    """File name of a chapter's PDF handout, printed from its deck by :mod:`tools.slides.handouts`."""
+    """File name of a chapter's lecturer's PDF handout (each slide with its speaker notes),
+    printed from its deck by :mod:`tools.slides.handouts`."""
     return deck_file(chapter).replace(".html", ".pdf")
+
+
+def students_handout_file(chapter):
+    """File name of a chapter's students' PDF handout (the slides without the speaker notes and
+    without the questions' answers), printed from its deck by :mod:`tools.slides.handouts`."""
+    return deck_file(chapter).replace(".html", "-students.pdf")
 
 
 # The speaker view (reveal.js's notes plugin writes its page from a string in notes.js): the
@@ -330,7 +342,8 @@ def build(out, chapters=CHAPTERS):
         chapter = nbformat.read(toc.notebook(name), as_version=4)
         title = chapter_title(chapter)
         links.append(f'<li><a href="{deck_file(name)}">{html.escape(title)}</a> '
-                     f'(<a href="{handout_file(name)}">PDF handout</a>)</li>')
+                     f'(PDF handouts: <a href="{handout_file(name)}">the lecturer\'s</a>, '
+                     f'<a href="{students_handout_file(name)}">the students\'</a>)</li>')
         if name not in chapters:
             continue
         chapter = with_edition(without_widget_cells(use_deck_figures(chapter, name)))
@@ -341,7 +354,9 @@ def build(out, chapters=CHAPTERS):
         assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
+    from ..download.question_bank import GIFT_NAME, MOODLE_NAME
     (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys,
+                                                 moodle=MOODLE_NAME, gift=GIFT_NAME,
                                                  edition=edition.notice_html()),
                                     encoding="utf-8")
 
@@ -355,8 +370,9 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 </style>
 </head><body>
 <h1>Bayesian Computation: lecture decks</h1>
-<p>One deck per chapter, built from the chapter notebooks, and a PDF handout of each
-(one slide per page, with the slide's speaker notes below it).</p>
+<p>One deck per chapter, built from the chapter notebooks, and two PDF handouts of each, one
+slide per page: the lecturer's, with the slide's speaker notes below it and the questions'
+answers; and the students', to give a class, with neither notes nor answers.</p>
 <ol start="0">
 {links}
 </ol>
@@ -364,6 +380,8 @@ td {{ padding: 0.15em 1em 0.15em 0; vertical-align: top; }}
 <table>
 {keys}
 </table>
+<p>For a quiz in a learning management system, every chapter's questions with their answers:
+<a href="../{moodle}">Moodle XML</a> or <a href="../{gift}">GIFT</a> (on the book's website).</p>
 <p>To run the code live in front of the class, open the chapter notebook in JupyterLab and
 present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); the book's TEACHING.md says how.</p>
 <p><a href="../chapters/index.html">Back to the book</a></p>

@@ -1,21 +1,22 @@
 """Sphinx extension for the book's website (loaded through ``_config.yml``).
 
 Adds, under the title of every chapter page, links to that chapter's lecture deck and to its
-PDF handout (one slide per page with its speaker notes below it, printed by
-:mod:`tools.slides.handouts`). The links
+two PDF handouts (printed by :mod:`tools.slides.handouts`): the lecturer's, one slide per page
+with its speaker notes below it, and the students', without the notes and answers. The links
 live here rather than in the notebook because they only make sense on the website: in
 JupyterLab the decks are not beside the notebooks (live slides there come from RISE).
 Also drops the duplicate inline scripts Jupyter Book registers on every page.
 """
 from pathlib import Path
 
-from ..slides.build import deck_file, handout_file
+from ..slides.build import deck_file, handout_file, students_handout_file
 from ..toc import CHAPTERS
 
 LINK = ('<p class="slides-link">Lecture slides for this chapter: '
         '<a href="../slides/{deck}">open the deck</a> '
-        '(press <kbd>S</kbd> in the deck for speaker notes) or '
-        '<a href="../slides/{handout}">the PDF handout</a>.</p>')
+        '(press <kbd>S</kbd> in the deck for speaker notes), '
+        '<a href="../slides/{handout}">the lecturer\'s PDF handout</a> (with the notes and '
+        'answers) or <a href="../slides/{students}">the students\' handout</a> (without them).</p>')
 
 
 def add_deck_link(app, pagename, templatename, context, doctree):
@@ -27,7 +28,8 @@ def add_deck_link(app, pagename, templatename, context, doctree):
     if end_of_title < 0:
         return
     at = end_of_title + len("</h1>")
-    link = LINK.format(deck=deck_file(page.name), handout=handout_file(page.name))
+    link = LINK.format(deck=deck_file(page.name), handout=handout_file(page.name),
+                       students=students_handout_file(page.name))
     context["body"] = body[:at] + link + body[at:]
 
 

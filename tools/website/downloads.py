@@ -7,13 +7,17 @@ folder (``html_extra_path`` in ``_config.yml``):
   ``bayescomp`` wheel, a locked reader requirements file and a README; Python is all it needs;
 - the whole book as one PDF (:mod:`tools.pdf.build`).
 
-The build warns (an error under ``-W``) when either is missing, so no page links to nothing.
+Beside them the same folder holds the question bank for an LMS quiz
+(:mod:`tools.download.question_bank`), which TEACHING.md and the deck index link.
+
+The build warns (an error under ``-W``) when any of them is missing, so no page links to nothing.
 """
 from pathlib import Path
 
 from sphinx.util import logging
 
 from ..download.archive import ARCHIVE_NAME
+from ..download.question_bank import GIFT_NAME, MOODLE_NAME
 from ..pdf.build import PDF_NAME
 from ..toc import CHAPTERS, PAGES, ROOT
 
@@ -34,7 +38,7 @@ def size(path):
 def check_files(app):
     if app.builder.format != "html":
         return
-    for name in (ARCHIVE_NAME, PDF_NAME):
+    for name in (ARCHIVE_NAME, PDF_NAME, MOODLE_NAME, GIFT_NAME):
         if not (DOWNLOADS / name).exists():
             logger.warning("%s is missing: `make book` builds it (the pages would link to "
                            "nothing)", DOWNLOADS / name)
