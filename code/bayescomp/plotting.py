@@ -204,16 +204,17 @@ def plot_density_curve(ax, theta, log_density, label=None, **kwargs):
     return ax
 
 
-def plot_walk(ax, start, chain, color=None):
+def plot_walk(ax, start, chain, color=None, label="chain path"):
     """A short Metropolis walk: accepted moves as a path, rejected proposals as crosses.
 
     ``chain`` is a :class:`~bayescomp.metropolis.ChainResult` run with
-    ``record_proposals=True``.
+    ``record_proposals=True``; ``label`` names the path in a legend (beside another
+    sampler's path, say which sampler it is).
     """
     color = color or METHOD_COLORS["mcmc"]
     path = np.vstack([start, chain.draws])
     ax.plot(path[:, 0], path[:, 1], "-o", color=color, markersize=3, linewidth=1,
-            label="chain path")
+            label=label)
     rejected = chain.proposals[~chain.accepted]
     ax.plot(rejected[:, 0], rejected[:, 1], "x", color=PALETTE["vermillion"], markersize=6,
             label="rejected proposal")

@@ -37,3 +37,15 @@ def test_predictive_tail_draws_one_minus_each_curve_on_a_log_scale():
     ratio = (1 - np.asarray(band.lower)) / (1 - np.asarray(band.upper))
     assert ratio[-1] > 10 * ratio[0]
     plt.close(fig)
+
+
+def test_walk_names_its_path_as_asked():
+    _, target = bc.lecture_problem()
+    chain = bc.metropolis_chain(target.log_density, np.zeros(2), 0.3 * np.eye(2), 20,
+                                np.random.default_rng(0), record_proposals=True)
+    fig, ax = plt.subplots()
+    assert plotting.plot_walk(ax, np.zeros(2), chain, label="Metropolis path") is ax
+    assert [line.get_label() for line in ax.lines] == ["Metropolis path", "rejected proposal", "start"]
+    plotting.plot_walk(ax, np.zeros(2), chain)
+    assert ax.lines[3].get_label() == "chain path"
+    plt.close(fig)
