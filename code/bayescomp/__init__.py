@@ -9,7 +9,7 @@ Plotting needs matplotlib, which is slow to import, so :mod:`bayescomp.plotting`
 """
 import importlib
 import importlib.metadata
-from .display import show_source
+from .display import Table, scientific, show_source
 from . import questions  # bc.questions.ask: self-check questions in the chapters
 from . import grading  # bc.grading: the course's homework, graded against the exact references
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
@@ -46,7 +46,7 @@ from .vi import (ELBOGradient, FullRankResult, MeanFieldResult, full_rank_vi, me
 __version__ = importlib.metadata.version("bayescomp")
 
 __all__ = [
-    "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
+    "Table", "scientific", "show_source", "setup_figures", "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
     "RunChecks", "check_runs", "ErrorRates", "Rate", "error_rates", "silent_misses", "wilson_interval",
     "e_bfmi", "failed_checks", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail", "mcse_mean", "mcse_quantile",
     "rank_normalized_rhat",

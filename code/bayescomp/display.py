@@ -1,12 +1,18 @@
-"""Show the package's own source in a chapter, so the code a reader sees is the code that runs.
+"""What a chapter displays: the package's own source, and tables of numbers for people.
 
-The listing is returned as Markdown (a fenced ``python`` block), not as highlighted HTML.
-Highlighting then happens where the listing is shown: by the website's build (Sphinx and
+The source listing is returned as Markdown (a fenced ``python`` block), not as highlighted
+HTML. Highlighting then happens where the listing is shown: by the website's build (Sphinx and
 Pygments) and by JupyterLab's own editor theme. The stored notebook output is therefore plain
 source text, identical whatever Pygments or IPython version ran the notebook; HTML written by
 Pygments changes between versions (2.21 escapes ``"`` as ``&quot;``), which would break nbval.
+
+Tables (:class:`Table`) are Markdown too, with TeX math where a heading needs it, so that the
+website, JupyterLab and the lecture decks each render them as a table rather than as
+program output in a monospace font; :func:`scientific` writes a small or large number as
+:math:`9.3\times10^{4}`, never as ``9.33e+04``.
 """
 import ast
+import math
 import inspect
 import textwrap
 
@@ -60,3 +66,82 @@ def show_source(obj):
     algorithm lives in the notebook.
     """
     return SourceListing(obj)
+
+
+def scientific(value, digits=2, smallest=0.01):
+    r"""A number for a reader: ``0.077`` as it is, ``1.8e-05`` as :math:`1.8\times10^{-5}` (TeX).
+
+    Parameters
+    ----------
+    value : float
+        A finite number.
+    digits : int
+        Significant digits shown, at least 1 (a number of 100 or more in fixed point shows
+        all its digits before the point).
+    smallest : float
+        The smallest magnitude shown in fixed point; positive. ``smallest=inf`` writes every
+        nonzero number with a power of ten (one form for a whole column).
+
+    Returns
+    -------
+    str
+        Fixed-point text when the number's magnitude lies in [``smallest``, 10 000) (or it is
+        zero); otherwise ``$m\times10^{e}$`` with ``m`` to ``digits`` significant digits, to be
+        shown where TeX math is rendered (a Markdown cell or output, a slide).
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+        raise ValueError(f"digits must be an integer of at least 1, got {digits!r}")
+    if not smallest > 0:
+        raise ValueError(f"smallest must be a positive magnitude, got {smallest!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"value must be a finite number, got {value!r}")
+    if value == 0.0:
+        return "0"
+    if smallest <= abs(value) < 1e4:
+        decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+        return f"{value:.{decimals}f}"
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"${mantissa}\\times10^{{{int(exponent)}}}$"
+
+
+class Table:
+    """A small table of results, for the page, JupyterLab and the slides alike.
+
+    Jupyter shows it as a Markdown table (headers and cells may hold TeX math such as
+    ``$\\hat R$``; the decks render it as an HTML table at the slides' text size); plain
+    Python, and nbval, see aligned plain text.
+
+    Parameters
+    ----------
+    header : sequence of str
+        One heading per column; say what the column measures, with its unit.
+    rows : sequence of sequences of str
+        The cells, already formatted (e.g. with :func:`scientific`), as many as the headings.
+    """
+
+    def __init__(self, header, rows):
+        self.header = [str(h) for h in header]
+        self.rows = [[str(cell) for cell in row] for row in rows]
+        if not self.header:
+            raise ValueError("header must name at least one column")
+        for k, row in enumerate(self.rows):
+            if len(row) != len(self.header):
+                raise ValueError(f"rows[{k}] has {len(row)} cells; the header has "
+                                 f"{len(self.header)} columns")
+
+    def _repr_markdown_(self):
+        # A "|" inside a cell would split it: escape it. The first column is left-aligned
+        # (labels), the others right-aligned (numbers).
+        escape = lambda text: text.replace("|", "\\|")
+        lines = ["| " + " | ".join(map(escape, self.header)) + " |",
+                 "|" + "|".join([":---"] + ["---:"] * (len(self.header) - 1)) + "|"]
+        lines += ["| " + " | ".join(map(escape, row)) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def __repr__(self):
+        table = [self.header, *self.rows]
+        widths = [max(len(row[j]) for row in table) for j in range(len(self.header))]
+        return "\n".join("  ".join(cell.ljust(w) if j == 0 else cell.rjust(w)
+                                   for j, (cell, w) in enumerate(zip(row, widths))).rstrip()
+                         for row in table)

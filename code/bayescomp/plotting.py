@@ -204,16 +204,17 @@ def plot_density_curve(ax, theta, log_density, label=None, **kwargs):
     return ax
 
 
-def plot_walk(ax, start, chain, color=None):
+def plot_walk(ax, start, chain, color=None, label="chain path"):
     """A short Metropolis walk: accepted moves as a path, rejected proposals as crosses.
 
     ``chain`` is a :class:`~bayescomp.metropolis.ChainResult` run with
-    ``record_proposals=True``.
+    ``record_proposals=True``; ``label`` names the path in a legend (beside another
+    sampler's path, say which sampler it is).
     """
     color = color or METHOD_COLORS["mcmc"]
     path = np.vstack([start, chain.draws])
     ax.plot(path[:, 0], path[:, 1], "-o", color=color, markersize=3, linewidth=1,
-            label="chain path")
+            label=label)
     rejected = chain.proposals[~chain.accepted]
     ax.plot(rejected[:, 0], rejected[:, 1], "x", color=PALETTE["vermillion"], markersize=6,
             label="rejected proposal")
@@ -238,6 +239,27 @@ def plot_predictive_curves(ax, x, plug_in, averaged, band, level=0.9):
     ax.plot(x, plug_in, "--", color=METHOD_COLORS["map"], label="plug-in at the MAP")
     ax.set_xlabel("feature $x$")
     ax.set_ylabel(r"$P(y = 1 \mid x)$")
+    return ax
+
+
+def plot_predictive_tail(ax, x, plug_in, averaged, band, level=0.9):
+    """P(y = 0 | x) = 1 - P(y = 1 | x) on a log scale: the same curves and band as
+    :func:`plot_predictive_curves` (same styles and labels), where they approach 1.
+
+    On the probability scale the curves lie on top of each other once they near 0 or 1, and the
+    band closes; on a log scale of the small probability left, the band's spread and the gap
+    between the average and the plug-in show. Call it for ``x`` on the side where P(y = 1)
+    nears 1 (for the other side, plot the curves themselves on a log scale).
+    """
+    ax.fill_between(x, 1 - np.asarray(band.upper), 1 - np.asarray(band.lower),
+                    color=METHOD_COLORS["grid"], alpha=0.15, linewidth=0,
+                    label=f"{level:.0%} of posterior curves")
+    ax.plot(x, 1 - np.asarray(averaged), color=METHOD_COLORS["grid"],
+            label="posterior predictive (average)")
+    ax.plot(x, 1 - np.asarray(plug_in), "--", color=METHOD_COLORS["map"], label="plug-in at the MAP")
+    ax.set_yscale("log")
+    ax.set_xlabel("feature $x$")
+    ax.set_ylabel(r"$P(y = 0 \mid x)$")
     return ax
 
 

@@ -27,3 +27,46 @@ def test_a_function_without_a_docstring_is_shown_whole():
         return x + 1
     assert bc.show_source(no_doc)._repr_markdown_() == (
         "```python\ndef no_doc(x):\n    return x + 1\n```")
+
+
+def test_scientific_writes_powers_of_ten_as_math_and_plain_numbers_as_they_are():
+    assert bc.scientific(9.33e4) == r"$9.3\times10^{4}$"
+    assert bc.scientific(1.81e-5) == r"$1.8\times10^{-5}$"
+    assert bc.scientific(-3.33e9, digits=3) == r"$-3.33\times10^{9}$"
+    assert bc.scientific(0.0769) == "0.077"
+    assert bc.scientific(2.57) == "2.6" and bc.scientific(910) == "910"
+    assert bc.scientific(0.0) == "0"
+    # One form for a whole column: every nonzero number with its power of ten.
+    assert bc.scientific(0.578, smallest=float("inf")) == r"$5.8\times10^{-1}$"
+    assert "e" not in bc.scientific(1e-3, smallest=1e-3)
+
+
+def test_scientific_names_a_bad_argument():
+    for kwargs, name in (({"value": float("nan")}, "value"), ({"value": 1.0, "digits": 0}, "digits"),
+                         ({"value": 1.0, "digits": 1.5}, "digits"),
+                         ({"value": 1.0, "smallest": 0.0}, "smallest")):
+        try:
+            bc.scientific(**kwargs)
+        except ValueError as error:
+            assert str(error).startswith(name), error
+        else:
+            raise AssertionError(f"no error for {kwargs}")
+
+
+def test_table_is_markdown_for_jupyter_and_aligned_text_for_python():
+    table = bc.Table(["method", r"$\hat R$", "a|b"], [["grid", "1.00", "x"], ["Metropolis", "1.01", "yy"]])
+    assert table._repr_markdown_() == (
+        "| method | $\\hat R$ | a\\|b |\n|:---|---:|---:|\n| grid | 1.00 | x |\n"
+        "| Metropolis | 1.01 | yy |")
+    assert repr(table).splitlines() == ["method      $\\hat R$  a|b", "grid            1.00    x",
+                                        "Metropolis      1.01   yy"]
+
+
+def test_table_rows_must_match_the_header():
+    for header, rows, words in (([], [], "header"), (["a", "b"], [["1"]], "rows[0] has 1 cells")):
+        try:
+            bc.Table(header, rows)
+        except ValueError as error:
+            assert words in str(error), error
+        else:
+            raise AssertionError(f"no error for {header}, {rows}")
