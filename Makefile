@@ -64,7 +64,7 @@ HUB_TESTS := tests/hub
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
-        hub-capacity portability
+        hub-capacity portability pageweight
 
 help: ## list the targets
 	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
@@ -262,6 +262,13 @@ benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)
 	$(PYTHON) -m tools.benchmarks.stages
 	$(PYTHON) -m tools.benchmarks.plain_numpy_lecture
 	$(PYTHON) -m tools.benchmarks.widgets
+
+# What each page costs a phone (tools/benchmarks/pageweight.py): bytes by kind, requests, and the
+# first paint and load under Fast 3G and a 4x slower CPU, into _build/reports/pageweight.md.
+# BEFORE=<folder of an older build> measures it too, side by side in the same run.
+pageweight: env-test ## weigh and time every page of the built site on a phone (after make book)
+	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.benchmarks.pageweight $(if $(BEFORE),--before $(BEFORE))
 
 clean: ## delete _build
 	rm -rf _build
