@@ -1,7 +1,8 @@
 """Open every page of the built website in headless chromium with the network cut.
 
 Each page of ``_toc.yml`` must load without reaching outside the machine, with no failed
-request, and with its math typeset by the site's own MathJax copy. Build the site first
+request, and with its math typeset when the book was built (SVG with MathML beside it, no math
+script). Build the site first
 (`make book`); a missing build skips these tests, and under `make test` and `make check` (which allow no silent
 skip, see ``tests/skips.py``) fails them.
 
@@ -18,7 +19,7 @@ from tools import edition
 from tools.slides.build import deck_file
 from tools.toc import CHAPTERS, PAGES, ROOT
 
-from .built import site_pages
+from .built import TYPESET, site_pages
 
 SITE = ROOT / "_build" / "html"
 
@@ -39,12 +40,17 @@ def test_page_offline(page_path, site_url, offline_page):
     view = offline_page(site_url)
     page = view.page
     page.goto(f"{site_url}/{page_path}", wait_until="load")
-    has_math = page.evaluate("document.querySelectorAll('.math').length > 0")
-    if has_math:
-        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                               timeout=20_000)
-        page.evaluate("MathJax.startup.promise")
+    if page.evaluate("document.querySelectorAll('.math').length > 0"):
+        assert page.evaluate(TYPESET), f"a formula on {page_path} was not typeset when built"
         assert page.evaluate("document.querySelectorAll('mjx-container').length") > 0
+    # Each reference to an equation of this page shows its number, and leads to the equation:
+    # its number (Sphinx's) beside its SVG.
+    unnumbered = page.evaluate("""() => [...document.querySelectorAll('a:not(.headerlink)[href^="#equation-"]')]
+        .map(a => [a.textContent, document.getElementById(a.getAttribute('href').slice(1))])
+        .filter(([text, target]) => !/^\\(\\d+\\)$/.test(text) || !target
+                || !target.querySelector('.eqno') || !target.querySelector('mjx-container svg'))
+        .map(([text]) => text)""")
+    assert unnumbered == [], f"references to equations that lead nowhere on {page_path}: {unnumbered}"
     figures = page.evaluate("""() => [...document.querySelectorAll('figure img, .cell_output img')]
         .map(e => ({width: e.naturalWidth, alt: e.alt}))""")
     assert all(f["width"] > 0 for f in figures), f"a figure on {page_path} did not load"
