@@ -97,10 +97,9 @@ npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
 	  || npm ci --prefix $(NPM_DIR) --no-audit --no-fund --silent
 
-# Front-end files the site serves itself (never a CDN): MathJax 3 as one self-contained file.
-assets: npm ## copy MathJax for the website into _build/vendor
-	mkdir -p _build/vendor/mathjax
-	cp $(NPM_DIR)/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
+# Front-end files the build uses (never a CDN): MathJax 3 typesets the website's math in Node
+# (tools/website/prerendered_math.py) from tools/npm, so the site serves no math script.
+assets: npm ## install the front-end files the website's build uses (MathJax, axe-core)
 
 # The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
 # bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
