@@ -160,3 +160,20 @@ def test_small_files_are_written_into_the_page_in_their_place(site):
     assert 'href="../_static/big.css?v=1"' in out
     assert "<script>var small = 1;</script>" in out and '<script defer src="../_static/small.js">' in out
     assert lean.inline_small_files(out, page, site) == out
+
+
+def test_the_live_figures_scripts_load_late_and_only_where_a_placeholder_is():
+    from tools.website import widgets
+    added = []
+    app = SimpleNamespace(add_js_file=lambda name, **kw: added.append((name, kw)))
+    pathto = lambda name, resource=False: f"../{name}"   # noqa: E731 (Sphinx's, for a chapter)
+    widgets.add_scripts(app, "chapters/a", "page.html", {"body": "<p>no figure</p>",
+                                                          "pathto": pathto}, None)
+    assert added == []
+    widgets.add_scripts(app, "chapters/a", "page.html",
+                        {"body": '<div data-widget="metropolis"></div>', "pathto": pathto}, None)
+    ((name, kw),) = added
+    body = kw["body"]
+    assert name is None and "addEventListener('load', load)" in body
+    data, bundle = (body.find(f'"../_static/{s}"') for s in widgets.SCRIPTS)
+    assert 0 < data < bundle and "script.async = false" in body

@@ -30,7 +30,7 @@ SCRIPTS = (f"widgets/{DATA_NAME}", f"widgets/{BUNDLE_NAME}")
 
 # Scripts added by a script run in order when they are not async (the data before the bundle).
 LOADER = """(function () {
-  var sources = %s, started = false;
+  var sources = SOURCES, started = false;
   function load() {
     if (started) return;
     started = true;
@@ -60,7 +60,7 @@ def add_scripts(app, pagename, templatename, context, doctree):
     if PLACEHOLDER not in context.get("body", ""):
         return
     sources = [context["pathto"](f"_static/{script}", 1) for script in SCRIPTS]
-    app.add_js_file(None, body=LOADER % json.dumps(sources))
+    app.add_js_file(None, body=LOADER.replace("SOURCES", json.dumps(sources)))
 
 
 def bundle_path(app):
