@@ -65,7 +65,7 @@ HUB_TESTS := tests/hub
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
-        hub-capacity portability assignments grading-report
+        hub-capacity portability assignments grading-report pageweight
 
 help: ## list the targets
 	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
@@ -98,10 +98,9 @@ npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
 	  || npm ci --prefix $(NPM_DIR) --no-audit --no-fund --silent
 
-# Front-end files the site serves itself (never a CDN): MathJax 3 as one self-contained file.
-assets: npm ## copy MathJax for the website into _build/vendor
-	mkdir -p _build/vendor/mathjax
-	cp $(NPM_DIR)/node_modules/mathjax/es5/tex-svg-full.js _build/vendor/mathjax/
+# Front-end files the build uses (never a CDN): MathJax 3 typesets the website's math in Node
+# (tools/website/prerendered_math.py) from tools/npm, so the site serves no math script.
+assets: npm ## install the front-end files the website's build uses (MathJax, axe-core)
 
 # The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
 # bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
@@ -284,6 +283,13 @@ benchmark: env-test npm ## run every benchmark in tools/benchmarks (not tests)
 	$(PYTHON) -m tools.benchmarks.plain_numpy_lecture > $(REPORTS)/plain-numpy.md
 	$(PYTHON) -m tools.benchmarks.widgets > $(REPORTS)/widgets.md
 	cat $(REPORTS)/stages.md $(REPORTS)/plain-numpy.md $(REPORTS)/widgets.md
+
+# What each page costs a phone (tools/benchmarks/pageweight.py): bytes by kind, requests, and the
+# first paint and load under Fast 3G and a 4x slower CPU, into _build/reports/pageweight.md.
+# BEFORE=<folder of an older build> measures it too, side by side in the same run.
+pageweight: env-test ## weigh and time every page of the built site on a phone (after make book)
+	bash tools/scripts/install_chromium.sh
+	$(PYTHON) -m tools.benchmarks.pageweight $(if $(BEFORE),--before $(BEFORE))
 
 clean: ## delete _build
 	rm -rf _build

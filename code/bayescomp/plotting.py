@@ -8,6 +8,7 @@ are relative (``"small"``, never a number of points), so both styles scale them.
 """
 import io
 import os
+import re
 import warnings
 
 import numpy as np
@@ -18,6 +19,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 # The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
 from .colors import CHAIN_COLORS, CYCLE, METHOD_COLORS, PALETTE
+from ._checks import positive_int
 from .hierarchical_reference import log_tau_theta_density
 
 #: With ``BAYESCOMP_FIGURES=deck`` in the environment (the deck builder sets it when it re-runs
@@ -46,6 +48,37 @@ DECK_STYLE = {
 }
 
 
+#: Decimals kept in an SVG figure's coordinates, in points (1/72 inch): matplotlib writes six, and
+#: a hundredth of a point is far finer than any screen or printer shows (:func:`lean_svg`).
+SVG_DECIMALS = 2
+_LONG_NUMBER = re.compile(r"-?\d+\.\d{3,}")
+# Attributes that hold only coordinates or lengths (never a transform's scale factors).
+_COORDINATES = re.compile(r'(\s(?:d|x|y|width|height)=")([^"]*)(")')
+
+
+def lean_svg(svg, decimals=SVG_DECIMALS):
+    """An SVG as matplotlib wrote it, with its coordinates rounded to ``decimals``.
+
+    Only path data and the ``x``, ``y``, ``width`` and ``height`` attributes change, and only
+    numbers with more decimals than that; a figure's paths are most of its bytes, and six
+    decimals of a point each make about a third of them.
+    """
+    def rounded(number):
+        text = f"{float(number.group(0)):.{decimals}f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+
+    return _COORDINATES.sub(
+        lambda m: m.group(1) + _LONG_NUMBER.sub(rounded, m.group(2)) + m.group(3), svg)
+
+
+def book_svg(fig):
+    """A figure as the chapters show it: IPython's inline SVG, with no date, made lean
+    (:func:`lean_svg`)."""
+    from IPython.core.pylabtools import print_figure
+    svg = print_figure(fig, "svg", metadata={"Date": None})
+    return None if svg is None else lean_svg(svg)
+
+
 def deck_figures():
     """Whether figures are being drawn for the lecture decks (see :data:`DECK_ENV`)."""
     return os.environ.get(DECK_ENV, "") == "deck"
@@ -55,10 +88,10 @@ def setup_figures():
     """Configure matplotlib for the book: call once at the top of a chapter.
 
     Sets inline figures to SVG with no date stamp and a fixed hash salt (so re-running a
-    chapter gives the same bytes), a white background (readable in dark mode) and the
-    Okabe-Ito colour cycle. For the decks (:func:`deck_figures`) also the larger
-    :data:`DECK_STYLE`, and every figure is shown resized into :data:`DECK_BOX`
-    (:func:`deck_svg`).
+    chapter gives the same bytes) and coordinates to a hundredth of a point (:func:`lean_svg`),
+    a white background (readable in dark mode) and the Okabe-Ito colour cycle. For the decks
+    (:func:`deck_figures`) also the larger :data:`DECK_STYLE`, and every figure is shown
+    resized into :data:`DECK_BOX` (:func:`deck_svg`).
     """
     import matplotlib as mpl
     from cycler import cycler
@@ -80,12 +113,12 @@ def setup_figures():
     except ImportError:  # plain Python, no IPython: nothing inline to configure
         return
     set_matplotlib_formats("svg", metadata={"Date": None})
-    if deck_figures():
-        from IPython import get_ipython
-        from matplotlib.figure import Figure
-        shell = get_ipython()
-        if shell is not None:
-            shell.display_formatter.formatters["image/svg+xml"].for_type(Figure, deck_svg)
+    from IPython import get_ipython
+    from matplotlib.figure import Figure
+    shell = get_ipython()
+    if shell is not None:
+        shell.display_formatter.formatters["image/svg+xml"].for_type(
+            Figure, deck_svg if deck_figures() else book_svg)
 
 
 def deck_svg(fig):
@@ -116,7 +149,7 @@ def deck_svg(fig):
         width = min(DECK_BOX[0], width + (wanted - shown) * columns)
     out = io.StringIO()
     fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
-    return out.getvalue()
+    return lean_svg(out.getvalue())
 
 
 def plot_grid_contours(ax, grid, n_sd=(1, 2, 3), color=None, **kwargs):
@@ -186,11 +219,15 @@ def plot_autocorrelation(ax, rho, max_lag=60, labels=None):
 
 def plot_weighted_draws(ax, draws, weights, color=None, label=None):
     """Importance weights as stems at their 1-D draw locations."""
-    markerline, stemlines, baseline = ax.stem(np.asarray(draws).ravel(), weights,
-                                              basefmt=" ", label=label)
+    draws, weights = np.asarray(draws, dtype=float).ravel(), np.asarray(weights, dtype=float).ravel()
     color = color or METHOD_COLORS["importance"]
-    markerline.set(color=color, markersize=2)
-    stemlines.set(color=color, linewidth=0.5)
+    # Every stem in one line with a break (NaN) between stems: in an SVG one path, not one
+    # element per stem (what ``ax.stem`` writes), so the figure is a fraction of the size.
+    gap = np.full_like(draws, np.nan)
+    ax.plot(np.column_stack([draws, draws, gap]).ravel(),
+            np.column_stack([np.zeros_like(weights), weights, gap]).ravel(),
+            color=color, linewidth=0.5)
+    ax.plot(draws, weights, "o", color=color, markersize=2, label=label)
     ax.set_xlabel(r"$\theta$")
     ax.set_ylabel("normalized weight")
     return ax
@@ -287,18 +324,23 @@ def plot_rank_histograms(ax, draws, param, n_bins=20, label=None):
 
 
 def plot_funnel(ax, reference, group=0, theta_range=(-30.0, 45.0), log_tau_range=(-6.0, 4.0),
-                n_levels=6, relative_to_mu=False):
+                n_levels=6, relative_to_mu=False, n_rows=301):
     r"""Contours of the exact joint density of :math:`(\theta_j, \log\tau)` (the funnel), or of
     :math:`(\theta_j - \mu, \log\tau)` with ``relative_to_mu``.
 
     Levels are spaced evenly on the log scale, from the peak down to :math:`e^{-8}` of it, so
-    the narrow neck at small :math:`\tau` shows as well as the wide mouth.
+    the narrow neck at small :math:`\tau` shows as well as the wide mouth. The contours are
+    drawn from at most ``n_rows`` of the reference's :math:`\log\tau` nodes in the range,
+    evenly thinned (its grid is far finer than a figure shows, and every node is a vertex of
+    each contour in the SVG), on 301 values of :math:`\theta_j`.
     """
     theta = np.linspace(*theta_range, 301)
-    keep = (reference.log_tau_grid >= log_tau_range[0]) & (reference.log_tau_grid <= log_tau_range[1])
-    density = log_tau_theta_density(reference, group, theta, relative_to_mu)[keep]
+    rows = np.flatnonzero((reference.log_tau_grid >= log_tau_range[0])
+                          & (reference.log_tau_grid <= log_tau_range[1]))
+    rows = rows[::-(-rows.size // positive_int(n_rows, "n_rows", minimum=3))]
+    density = log_tau_theta_density(reference, group, theta, relative_to_mu)[rows]
     levels = density.max() * np.exp(-np.linspace(8.0, 0.5, n_levels))
-    ax.contour(theta, reference.log_tau_grid[keep], density, levels=levels,
+    ax.contour(theta, reference.log_tau_grid[rows], density, levels=levels,
                colors=METHOD_COLORS["grid"], linewidths=0.8)
     ax.set_xlim(theta_range)
     ax.set_ylim(log_tau_range)

@@ -64,7 +64,17 @@ def run_widgets(page, scope="", timeout=30_000):
 
 
 def wait_for_math(page):
+    """The website's math is typeset when the book is built (tools/website/prerendered_math.py):
+    check that a page with math has it as SVG, and that no math script is left to wait for."""
     if page.evaluate("document.querySelectorAll('.math').length > 0"):
-        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                               timeout=20_000)
-        page.evaluate("MathJax.startup.promise")
+        assert page.evaluate(TYPESET), f"{page.url}: a formula was not typeset when built"
+
+
+# Every math element holds its SVG and its MathML, every glyph it uses is defined in the page,
+# and no math script runs.
+TYPESET = """() => typeof window.MathJax === 'undefined'
+    && [...document.querySelectorAll('.math')].every(e =>
+        e.querySelector(':scope > mjx-container > svg')
+        && e.querySelector(':scope > mjx-container > mjx-assistive-mml > math'))
+    && [...document.querySelectorAll('mjx-container use')].every(u =>
+        document.getElementById(u.getAttribute('href').slice(1)))"""

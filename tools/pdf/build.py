@@ -85,9 +85,10 @@ def contents_pages(pdf):
 
 # What the single page is made from: the chapters and the book's configuration, the website's
 # and the PDF's Sphinx extensions and static files, the package (its live figures' bundles
-# are on the page), MathJax, the build lock (Sphinx and its extensions' versions).
+# are on the page), MathJax (its version in the npm lock: it typesets the math when the page is
+# built), the build lock (Sphinx and its extensions' versions).
 SOURCES = ("chapters", "_config.yml", "_toc.yml", "tools/pdf", "tools/website", "tools/toc.py",
-           "code/bayescomp", "_build/vendor", "tools/requirements/build.txt")
+           "code/bayescomp", "tools/npm/package-lock.json", "tools/requirements/build.txt")
 
 
 def inputs_key():

@@ -1,7 +1,10 @@
 """Sphinx extension: the book's live figures, on the pages that have them and nowhere else.
 
 A page whose body holds a placeholder ``<div data-widget="metropolis"></div>`` (raw HTML in a
-markdown cell) gets two classic scripts, in this order:
+markdown cell) gets two classic scripts, in this order, loaded only once the page's text and
+images have loaded (its ``load`` event) or a placeholder comes within two screens of the view,
+whichever is first, so that on a slow network they never hold up the text (a small inline
+loader, :data:`LOADER`, adds them then):
 
 - ``_static/widgets/bayescomp-widgets-data.js``: the data and settings, written here at build
   time by the package (``bayescomp.widgets.write_data_script``), so they are never typed twice;
@@ -15,6 +18,7 @@ modules or ``fetch`` data in Chromium.
 
 Load it from ``_config.yml``: ``sphinx: local_extensions: {tools.website.widgets: .}``.
 """
+import json
 import shutil
 from pathlib import Path
 
@@ -24,15 +28,39 @@ from sphinx.util import logging
 PLACEHOLDER = 'data-widget="'
 SCRIPTS = (f"widgets/{DATA_NAME}", f"widgets/{BUNDLE_NAME}")
 
+# Scripts added by a script run in order when they are not async (the data before the bundle).
+LOADER = """(function () {
+  var sources = SOURCES, started = false;
+  function load() {
+    if (started) return;
+    started = true;
+    sources.forEach(function (src) {
+      var script = document.createElement('script');
+      script.src = src;
+      script.async = false;
+      document.head.appendChild(script);
+    });
+  }
+  window.addEventListener('load', load);
+  document.addEventListener('DOMContentLoaded', function () {
+    if (!('IntersectionObserver' in window)) return;
+    var near = new IntersectionObserver(function (entries) {
+      if (entries.some(function (e) { return e.isIntersecting; })) { near.disconnect(); load(); }
+    }, {rootMargin: '200% 0px'});
+    document.querySelectorAll('[data-widget]').forEach(function (el) { near.observe(el); });
+  });
+})();"""
+
 logger = logging.getLogger(__name__)
 
 
 def add_scripts(app, pagename, templatename, context, doctree):
-    """Add the two scripts to this page only (Sphinx resets per-page scripts for each page)."""
+    """Add the loader of the two scripts to this page only (Sphinx resets per-page scripts for
+    each page)."""
     if PLACEHOLDER not in context.get("body", ""):
         return
-    for script in SCRIPTS:
-        app.add_js_file(script)
+    sources = [context["pathto"](f"_static/{script}", 1) for script in SCRIPTS]
+    app.add_js_file(None, body=LOADER.replace("SOURCES", json.dumps(sources)))
 
 
 def bundle_path(app):
