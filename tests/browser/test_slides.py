@@ -634,6 +634,43 @@ def open_speaker_view(deck, index, size=(1100, 700)):
     return view
 
 
+NOTES_OVERFLOW = """() => { const n = document.querySelector('.speaker-controls-notes');
+    return {text: n.querySelector('.value').textContent.replace(/\\s+/g, ' ').trim().slice(0, 60),
+            over: n.scrollHeight - n.clientHeight}; }"""
+
+
+def test_speaker_view_shows_each_whole_note_at_1280x720(browser, decks_url):
+    """On a laptop's 1280 x 720 screen the speaker view shows every slide's whole note without
+    scrolling: its notes box never overflows, on any slide of any deck. Negative control: a
+    note made longer than the box is caught."""
+    overflow = []
+    for name in CHAPTERS:
+        deck = Deck(browser, f"{decks_url}/{deck_file(name)}")
+        try:
+            view = open_speaker_view(deck, 0, (1280, 720))
+            for index in range(deck.page.evaluate("Reveal.getTotalSlides()")):
+                deck.show(index)
+                wanted = deck.page.evaluate("""() => { const a = Reveal.getCurrentSlide()
+                    .querySelector('aside.notes'); return a ? a.textContent.replace(/\\s+/g, ' ')
+                    .trim().slice(0, 60) : ''; }""")
+                if not wanted:
+                    continue
+                view.wait_for_function(f"() => ({NOTES_OVERFLOW})().text === {json.dumps(wanted)}",
+                                       timeout=30_000)
+                view.wait_for_timeout(100)
+                seen = view.evaluate(NOTES_OVERFLOW)
+                if seen["over"] > 1:
+                    overflow.append((name, index + 1, seen["over"]))
+            if name == CHAPTERS[-1]:
+                view.screenshot(path=str(SHOTS / "speaker-view-1280x720.png"))
+                view.evaluate("""() => { const v = document.querySelector('.speaker-controls-notes .value');
+                    for (let k = 0; k < 40; k++) v.insertAdjacentHTML('beforeend', '<p>One more point.</p>'); }""")
+                assert view.evaluate(NOTES_OVERFLOW)["over"] > 1, "the check missed notes too long for the box"
+        finally:
+            deck.close()
+    assert overflow == [], f"notes the speaker view cuts at 1280 x 720 (deck, slide, px hidden): {overflow}"
+
+
 def test_speaker_view_keeps_the_timer_in_sight(browser, decks_url):
     """Long notes scroll in their own box: the clock and the timer stay in the window, at the
     speaker view's own size (1100 x 700), whatever is scrolled and however long the notes."""

@@ -136,8 +136,17 @@ def students_handout_file(chapter):
 
 
 # The speaker view (reveal.js's notes plugin writes its page from a string in notes.js): the
-# clock and timer stay in sight however long the notes are, which scroll in their own box.
+# clock and timer stay in sight however long the notes are, which scroll in their own box. Its
+# default layout gives the notes the room: the current slide above the next one on the left
+# (45 % of the width, where a 16:10 slide fills it), the timer and the notes on the right, the
+# whole height, so a slide's whole note shows without scrolling on a 1280 x 720 laptop screen.
 SPEAKER_VIEW_CSS = (
+    # (no quotes in the selectors: the page is a double-quoted string in notes.js)
+    "body[data-speaker-layout=default] #current-slide { width: 45%; height: 50%; } "
+    "body[data-speaker-layout=default] #upcoming-slide { top: 50%; left: 0; width: 45%; height: 50%; } "
+    "body[data-speaker-layout=default] #speaker-controls { top: 0; left: 45%; width: 55%; "
+    "height: 100%; padding-top: 40px; } "
+    ".speaker-controls-time { padding-bottom: 10px; } "
     "#speaker-controls { display: flex; flex-direction: column; overflow: hidden; } "
     ".speaker-controls-time, .speaker-controls-pace { flex: none; } "
     ".speaker-controls-notes { flex: 1 1 auto; min-height: 0; overflow-y: auto; } "
