@@ -67,7 +67,7 @@ HUB_TESTS := tests/hub
 CHECK_CLASS_SIZE ?= 5
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
-        nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
+        nbval browser lint golden reader-check benchmark clean widgets mutation mutation-js hub \
         hub-capacity portability assignments grading-report pageweight
 
 help: ## list the targets
@@ -143,11 +143,17 @@ lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
 	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-test: env-test slides ## the developer's loop (after `make book`): package, engine, chapters, website
+# The linters, settings in the repository: ruff (ruff.toml, the test lock) over the Python and
+# eslint (eslint.config.mjs, tools/npm) over the JavaScript; `make test` and `make check` run them.
+lint: env-test npm ## ruff over the Python, eslint over the JavaScript
+	$(PYTHON) -m ruff check code tools tests
+	$(NPM_DIR)/node_modules/.bin/eslint --config eslint.config.mjs code/widgets tests/engine tools
+
+test: env-test lint ## the developer's loop (after `make book`): linters, package, engine, chapters, website
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(PARALLEL) $(LOOP_TESTS) $(NBVAL)
 
-check: env-test slides ## every test (after `make book`; what CI runs): the suite, then the hub
+check: env-test lint slides ## every test (after `make book`; what CI runs): the suite, then the hub
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(PARALLEL) tests --ignore=$(HUB_TESTS) $(NBVAL)
 	CLASS_SIZE=$(CHECK_CLASS_SIZE) $(PYTEST) $(HUB_TESTS)
