@@ -105,13 +105,13 @@ assets: npm ## install the front-end files the website's build uses (MathJax, ax
 # The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
 # bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
 # with a demo page and the package's data script, and copies the bundles into the package
-# (code/bayescomp/static/, package data). Commit them: readers get them with no Node.js, and
+# (code/bayescomp/book/static/, package data). Commit them: readers get them with no Node.js, and
 # tests/package/test_distribution.py fails while the committed copies are stale.
 widgets: env-reader npm ## rebuild the live figures' bundles into the package (then commit them)
 	node code/widgets/build.mjs _build/widgets
 	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js \
-	   _build/widgets/bayescomp-question.js code/bayescomp/static/
-	$(PYTHON) -m bayescomp.widgets _build/widgets
+	   _build/widgets/bayescomp-question.js code/bayescomp/book/static/
+	$(PYTHON) -m bayescomp.book.widgets _build/widgets
 
 # Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
 # per page, its speaker notes below it), drawn and printed offline by Debian's chromium.
@@ -260,7 +260,7 @@ mutation-js: env-reader ## mutation study of the widgets' engine (StrykerJS; slo
 	cp tests/engine/engine.test.mjs $(MUTATION_JS)/tests/engine/
 	cp $(STRYKER_DIR)/stryker.config.json $(STRYKER_DIR)/skip-coverage-count*.mjs $(MUTATION_JS)/
 	$(PYTHON) -m tests.engine.golden $(MUTATION_JS)/inputs/golden.json
-	$(PYTHON) -m bayescomp.widgets $(MUTATION_JS)/inputs
+	$(PYTHON) -m bayescomp.book.widgets $(MUTATION_JS)/inputs
 	cd $(MUTATION_JS) && for run in $(MUTATION_JS_RUNS); do \
 	  name=$$(echo $$run | tr : -); file=$${run%%:*}; \
 	  BAYESCOMP_GOLDEN=$(CURDIR)/$(MUTATION_JS)/inputs/golden.json \

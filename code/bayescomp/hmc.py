@@ -93,8 +93,6 @@ DIVERGENCE_THRESHOLD = 1000.0
 #: The random walk's proposal scale in units of sd / sqrt(d): optimal as d grows, with
 #: acceptance near 0.234 (Roberts, Gelman and Gilks, 1997).
 RWM_OPTIMAL_SCALE = 2.38
-#: Chapter 6's HMC path length T = h L on N(0, I_d): h = T d^(-1/4), L = d^(1/4) steps.
-DIMENSION_PATH_LENGTH = 1.4
 
 
 def _check_dynamics(position, step_size, n_leapfrog, mass, position_name="start"):
@@ -331,36 +329,3 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     return HMCChainsResult(draws[:, n_warmup:], accepted.mean(axis=1),
                            len(starts) * (1 + n_steps * n_leapfrog), errors, divergent,
                            energies, before[divergent])
-
-
-def dimension_tuning(dim, path_length=DIMENSION_PATH_LENGTH, rwm_scale=RWM_OPTIMAL_SCALE):
-    r"""Chapter 6's tuning rules for a standard Gaussian in ``dim`` dimensions.
-
-    Parameters
-    ----------
-    dim : int
-    path_length : float
-        :math:`T`, the trajectory length :math:`hL` where :math:`d^{1/4}` is a whole number
-        (:math:`d` = 1, 16, 81, ...). Elsewhere :math:`L` is rounded and :math:`h` is not, so
-        :math:`hL = T\,\operatorname{round}(d^{1/4})/d^{1/4}`, between :math:`0.67\,T` and
-        :math:`1.28\,T` for :math:`d` up to 100 (for :math:`T = 1.4`: 1.57 at :math:`d = 10`,
-        1.33 at :math:`d = 100`).
-    rwm_scale : float
-        The random walk's proposal sd is ``rwm_scale / sqrt(dim)``.
-
-    Returns
-    -------
-    dict
-        ``rwm_scale``, ``step_size`` and ``n_leapfrog``.
-
-    Notes
-    -----
-    Random walk: :math:`2.38/\sqrt d`, optimal as :math:`d\to\infty` (Roberts et al., 1997).
-    HMC: the mean energy error of a trajectory grows like :math:`d h^4`, so
-    :math:`h = T d^{-1/4}` keeps the acceptance rate steady, with
-    :math:`L = \operatorname{round}(d^{1/4})` steps (at least one) (Beskos et al., 2013).
-    """
-    dim = positive_int(dim, "dim")
-    return {"rwm_scale": positive_float(rwm_scale, "rwm_scale") / np.sqrt(dim),
-            "step_size": positive_float(path_length, "path_length") * dim ** -0.25,
-            "n_leapfrog": max(1, round(dim ** 0.25))}

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 import bayescomp as bc
-from bayescomp import widgets
+from bayescomp import book
+from bayescomp.book import widgets
 from tools.toc import ROOT
 
 DEFAULT_OUT = ROOT / "_build" / "widgets" / "golden.json"
@@ -42,7 +43,7 @@ def plain(value):
 
 def problem(prior_sd=2.0, n_obs=80):
     """The book's data cut to the first ``n_obs`` observations, under prior sd ``prior_sd``."""
-    data, _ = bc.lecture_problem()
+    data, _ = book.lecture_problem()
     cut = bc.LogisticData(data.x[:n_obs], data.design[:n_obs], data.y[:n_obs], data.theta_true)
     return bc.logistic_posterior(cut, prior_sd**2)
 
@@ -235,7 +236,7 @@ def dimension_case():
                          - math.lgamma(d / 2)) for r in radii] for d in dims]
     replays = []
     for d, seed in ((10, 5), (16, 6)):
-        tuning = bc.dimension_tuning(d)
+        tuning = book.dimension_tuning(d)
         target = bc.gaussian_target(np.zeros(d), np.eye(d))
         start = np.random.default_rng(seed + 100).standard_normal(d)
         rwm = bc.metropolis_chain(target.log_density, start, tuning["rwm_scale"] * np.eye(d), 300,
@@ -255,8 +256,8 @@ def dimension_case():
                         "start": start, "tuning": tuning, "normals": np.ravel(normals),
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
-    return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
-            "rwm_scale": bc.hmc.RWM_OPTIMAL_SCALE, "path_length": bc.hmc.DIMENSION_PATH_LENGTH,
+    return {"dims": dims, "tuning": [book.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
+            "rwm_scale": bc.hmc.RWM_OPTIMAL_SCALE, "path_length": book.chapters.DIMENSION_PATH_LENGTH,
             "radii": radii, "chi_density": density, "replays": replays,
             "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
 
@@ -357,9 +358,9 @@ def normal_quantile_case():
 
 
 def golden():
-    lecture = bc.run_lecture()
+    lecture = book.run_lecture()
     s, target, laplace = lecture.settings, lecture.target, lecture.laplace
-    data, _ = bc.lecture_problem(s)
+    data, _ = book.lecture_problem(s)
     rng = np.random.default_rng(0)
     points = rng.uniform([-2.5, 0.0], [1.5, 2.8], size=(100, 2))
     two = widgets.two_mode_target()

@@ -3,13 +3,14 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
+from bayescomp import book
 
 RNG = np.random.default_rng
 
 
 @pytest.fixture(scope="module")
 def target():
-    return bc.lecture_problem()[1]
+    return book.lecture_problem()[1]
 
 
 def good_chains():
@@ -134,7 +135,7 @@ def test_weights_must_be_a_distribution():
 
 def test_run_lecture_rejects_unknown_methods():
     with pytest.raises(ValueError, match=r"methods must be drawn from \('importance', 'mcmc', 'vi'\)"):
-        bc.run_lecture(methods=("grid", "hmc"))
+        book.run_lecture(methods=("grid", "hmc"))
 
 
 def test_gaussian_predictive_checks_its_covariance():
@@ -152,14 +153,14 @@ def test_full_rank_vi_checks_n_average(target):
 def test_a_chain_colour_exists_for_four_chains_only(chain):
     """Four chain colours: a fifth chain (or a chain that is not a count) is refused, not given
     chain 1's colour again."""
-    from bayescomp.plotting import chain_color
+    from bayescomp.book.plotting import chain_color
 
     with pytest.raises(ValueError, match=r"chain must be an integer from 0 to 3"):
         chain_color(chain)
 
 
 def test_each_of_four_chains_has_its_own_colour():
-    from bayescomp.plotting import chain_color
+    from bayescomp.book.plotting import chain_color
 
     assert len({chain_color(c) for c in range(4)}) == 4
     assert chain_color(np.int64(2)) == chain_color(2)

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from bayescomp import (LectureSettings, effective_sample_size, full_rank_vi, gaussian_target,
-                       grid_posterior, importance_sample, laplace_approximation, lecture_problem,
-                       mean_field_vi, run_chains, run_lecture)
+from bayescomp import (effective_sample_size, full_rank_vi, gaussian_target, grid_posterior,
+                       importance_sample, laplace_approximation, mean_field_vi, run_chains)
+from bayescomp.book import LectureSettings, lecture_problem, run_lecture
 
 
 def within_monte_carlo_error(estimate, truth, standard_error, z=4.0):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
+from bayescomp import book
 from bayescomp import _portable_math as pm
 
 DATA = bc.hierarchical_data()
@@ -184,26 +185,26 @@ def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
 
 
 def test_an_undefined_mcse_prints_as_n_a_and_a_defined_one_as_a_number():
-    assert bc.format_mcse(np.nan) == "n/a"
-    assert bc.format_mcse(np.nan, width=5) == "  n/a"
-    assert bc.format_mcse(0.01234) == "0.012"
-    assert bc.format_mcse(0.0, decimals=2) == "0.00"   # a real zero stays a number
-    assert bc.format_mcse(0.5, decimals=1, width=6) == "   0.5"
+    assert book.format_mcse(np.nan) == "n/a"
+    assert book.format_mcse(np.nan, width=5) == "  n/a"
+    assert book.format_mcse(0.01234) == "0.012"
+    assert book.format_mcse(0.0, decimals=2) == "0.00"   # a real zero stays a number
+    assert book.format_mcse(0.5, decimals=1, width=6) == "   0.5"
     with pytest.raises(ValueError, match="decimals and width"):
-        bc.format_mcse(0.1, decimals=-1)
+        book.format_mcse(0.1, decimals=-1)
 
 
 def test_audited_errors_print_signed_aligned_and_never_as_minus_zero():
-    assert bc.format_errors([0.123, -1.5]) == "   +0.12   -1.50"
-    assert bc.format_errors([-0.004, 0.004]) == "   +0.00   +0.00"   # no "-0.00"
-    assert bc.format_errors([1.0, -2.0, 3.0], width=(5, 6, 7), decimals=1) == " +1.0  -2.0   +3.0"
-    assert bc.format_errors([np.nan], width=5) == "  n/a"
+    assert book.format_errors([0.123, -1.5]) == "   +0.12   -1.50"
+    assert book.format_errors([-0.004, 0.004]) == "   +0.00   +0.00"   # no "-0.00"
+    assert book.format_errors([1.0, -2.0, 3.0], width=(5, 6, 7), decimals=1) == " +1.0  -2.0   +3.0"
+    assert book.format_errors([np.nan], width=5) == "  n/a"
     with pytest.raises(ValueError, match="errors must be a 1-D"):
-        bc.format_errors(np.zeros((2, 2)))
+        book.format_errors(np.zeros((2, 2)))
     with pytest.raises(ValueError, match="width must be one int or one per error"):
-        bc.format_errors([0.1, 0.2], width=(5, 6, 7))
+        book.format_errors([0.1, 0.2], width=(5, 6, 7))
     with pytest.raises(ValueError, match="decimals and width"):
-        bc.format_errors([0.1], decimals=-1)
+        book.format_errors([0.1], decimals=-1)
 
 
 def test_audit_mcse_of_chains_and_of_weights():

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
+from bayescomp import book
 
 RNG = np.random.default_rng
 MEAN = np.array([1.0, -2.0])
@@ -135,15 +136,15 @@ def test_chains_need_one_generator_each(gaussian):
 
 
 def test_dimension_tuning_follows_chapter_6():
-    assert bc.dimension_tuning(16) == pytest.approx({"rwm_scale": 2.38 / 4, "step_size": 0.7,
+    assert book.dimension_tuning(16) == pytest.approx({"rwm_scale": 2.38 / 4, "step_size": 0.7,
                                                     "n_leapfrog": 2})
-    assert bc.dimension_tuning(1)["n_leapfrog"] == 1
+    assert book.dimension_tuning(1)["n_leapfrog"] == 1
     for d in (3, 50, 100):
-        tuning = bc.dimension_tuning(d)
+        tuning = book.dimension_tuning(d)
         # d h^4 is the same in every dimension: the energy error's mean stays fixed.
         assert d * tuning["step_size"] ** 4 == pytest.approx(1.4**4)
     with pytest.raises(ValueError, match="dim must be an integer >= 1"):
-        bc.dimension_tuning(0)
+        book.dimension_tuning(0)
 
 
 def test_one_shared_generator_gives_one_chain_the_single_run(gaussian):

@@ -1,7 +1,7 @@
 """The lecture's protocol as one plain NumPy script, and a benchmark of the package against it.
 
 The plain version has no validation, no NamedTuples and no imports beyond NumPy: it is the floor
-the package is measured against. The issue's target is ``bayescomp.run_lecture()`` within 1.2x of
+the package is measured against. The issue's target is ``bayescomp.book.run_lecture()`` within 1.2x of
 this script's time. Both must print the same numbers, so the benchmark checks that first.
 
 Usage (from the repository root, in the project venv)::
@@ -159,10 +159,10 @@ def run_plain():
 
 
 def package_numbers(r=None):
-    """The same numbers from ``bayescomp.run_lecture`` (or from its results ``r``)."""
+    """The same numbers from ``bayescomp.book.run_lecture`` (or from its results ``r``)."""
     if r is None:
-        import bayescomp
-        r = bayescomp.run_lecture()
+        import bayescomp.book
+        r = bayescomp.book.run_lecture()
     return {"grid mean": r.grid.mean, "grid cov": r.grid.cov, "MAP": r.laplace.mean,
             "Laplace cov": r.laplace.cov,
             "IS prior": np.hstack([r.is_prior.mean, r.is_prior.ess, r.is_prior.max_weight]),
@@ -182,7 +182,7 @@ def assert_same_numbers():
 
 # Each timed run is a fresh interpreter, so imports count as they do for a reader.
 PLAIN_RUN = [sys.executable, __file__, "--plain"]
-PACKAGE_RUN = [sys.executable, "-c", "import bayescomp; bayescomp.run_lecture()"]
+PACKAGE_RUN = [sys.executable, "-c", "import bayescomp.book; bayescomp.book.run_lecture()"]
 
 
 def timed_run(command):
@@ -216,8 +216,9 @@ def hmc_settings(laplace):
 def ess_per_second():
     """Bulk and tail ESS (worst parameter) per CPU second of Metropolis and HMC, four chains."""
     import bayescomp as bc
-    settings = bc.LectureSettings()
-    _, target = bc.lecture_problem(settings)
+    from bayescomp import book
+    settings = book.LectureSettings()
+    _, target = book.lecture_problem(settings)
     laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian,
                                        np.zeros(2), settings.newton_steps)
     rngs = [np.random.default_rng(settings.mcmc_first_seed + c) for c in range(4)]

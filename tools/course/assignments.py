@@ -3,7 +3,7 @@
 The notebooks are generated from the cell lists below, so that the four assignments share one
 layout: a locked first cell that makes the student's variant, then questions of three kinds:
 exact answers (code checked against the package to tight tolerances), one Monte Carlo answer
-(an estimate with its MCSE, graded by bayescomp.homework against the variant's exact
+(an estimate with its MCSE, graded by bayescomp.book.homework against the variant's exact
 reference), and one short written answer, graded by hand with the rubric in its solution.
 Solutions sit between nbgrader's ``### BEGIN SOLUTION`` / ``### END SOLUTION`` markers, hidden
 tests between ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS``.
@@ -62,7 +62,7 @@ def first_cell(name):
     return given(f"{name}-variant", f"""
 import numpy as np
 import bayescomp as bc
-from bayescomp import homework
+from bayescomp.book import homework
 
 # Your own variant, from your hub user name. The grader re-derives it from the name of the
 # submission's owner, so do not change VARIANT anywhere in this notebook.

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 import bayescomp as bc
-from bayescomp import grading, homework
+from bayescomp.book import grading, homework
 
 # The assignments' Monte Carlo settings (course/source/*): what every student is asked to run.
 IMPORTANCE_DRAWS = homework.PS2_MIN_DRAWS
@@ -56,7 +56,7 @@ def metropolis_answers(reference, n_students, rng, fault=None, steps=STEPS, warm
     ``"squared ratio"`` accepts with :math:`(\\tilde p'/\\tilde p)^2` and ``"square-root ratio"``
     with :math:`(\\tilde p'/\\tilde p)^{1/2}`: wrong acceptance ratios, whose chains target
     :math:`p^2` and :math:`p^{1/2}`. Each answer is the posterior mean and variance of each
-    parameter (:func:`bayescomp.homework.mean_and_variance`), with :func:`bayescomp.mcse_mean`.
+    parameter (:func:`bayescomp.book.homework.mean_and_variance`), with :func:`bayescomp.mcse_mean`.
     """
     if fault not in FAULTS:
         raise ValueError(f"fault must be one of {FAULTS}; got {fault!r}")

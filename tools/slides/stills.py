@@ -28,7 +28,7 @@ from pathlib import Path
 import nbformat
 from PIL import Image, ImageChops
 
-from bayescomp.widgets import BUNDLE_NAME, DATA_NAME, STILLS
+from bayescomp.book.widgets import BUNDLE_NAME, DATA_NAME, STILLS
 
 from .. import toc
 from ..toc import CHAPTERS, ROOT

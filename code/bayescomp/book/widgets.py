@@ -27,14 +27,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
+from ..gaussian import isotropic_mixture_target
+from ..hierarchical import hierarchical_data, to_noncentred
+from ..hierarchical_reference import exact_draws, hierarchical_reference
+from ..hmc import RWM_OPTIMAL_SCALE
+from ..psis import K_HAT_MAX
 from .colors import CHAIN_COLORS, METHOD_COLORS, PALETTE
-from .diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
-from .gaussian import isotropic_mixture_target
-from .hierarchical import hierarchical_data, to_noncentred
-from .hierarchical_reference import exact_draws, hierarchical_reference
 from .lecture import LectureSettings, lecture_problem
-from .hmc import DIMENSION_PATH_LENGTH, RWM_OPTIMAL_SCALE
-from .psis import K_HAT_MAX
+from .chapters import DIMENSION_PATH_LENGTH
 
 BUNDLE_NAME = "bayescomp-widgets.js"
 ESM_NAME = "bayescomp-anywidget.js"
@@ -47,7 +48,7 @@ BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website and the decks
 ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
 # Made by `make slides` in a checkout (not package data): each live figure's still image, for a
 # front end that cannot run Jupyter widgets (RISE), linked to the figure's live slide.
-STILLS = Path(__file__).resolve().parents[2] / "_build" / "widgets" / "stills"
+STILLS = Path(__file__).resolve().parents[3] / "_build" / "widgets" / "stills"
 # The live figures' manifest (package data): every fact about a figure, typed once.
 MANIFEST = Path(__file__).with_name("figures.json")
 FIGURES = tuple(json.loads(MANIFEST.read_text(encoding="utf-8"))["figures"])
@@ -166,7 +167,7 @@ class FunnelSettings(NamedTuple):
 class DimensionSettings(NamedTuple):
     """The dimension widget: chapter 6's standard Gaussian N(0, I_d) under both samplers.
 
-    Each sampler is tuned by the chapter's rule (:func:`bayescomp.dimension_tuning`, with
+    Each sampler is tuned by the chapter's rule (:func:`bayescomp.book.dimension_tuning`, with
     these constants) and runs four chains from exact draws, so no warm-up is needed. Both get
     the same budget: per animation frame ``hmc_speed`` HMC iterations of L gradient
     evaluations each, and as many random-walk steps (one log-density evaluation each) as
@@ -222,7 +223,7 @@ def funnel_data(settings=FunnelSettings(), data=None):
 
 def dimension_data(settings=DimensionSettings()):
     """What the dimension widget starts from: its settings (the widget applies chapter 6's
-    tuning rule, :func:`bayescomp.dimension_tuning`, to every d with these constants)."""
+    tuning rule, :func:`bayescomp.book.dimension_tuning`, to every d with these constants)."""
     return {"settings": _plain(settings)}
 
 
@@ -264,7 +265,7 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``,
         ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), ``palette`` /
         ``method_colors`` / ``chain_colors`` (the figures' Okabe-Ito colours,
-        :mod:`bayescomp.colors`), and ``figures``: the manifest (:data:`FIGURES`), each entry
+        :mod:`bayescomp.book.colors`), and ``figures``: the manifest (:data:`FIGURES`), each entry
         with ``still_steps``, the number its ``still`` setting holds (0 for none).
     """
     data, _ = lecture_problem(settings)
@@ -377,7 +378,7 @@ del _figure
 
 
 if __name__ == "__main__":
-    # python -m bayescomp.widgets OUT_DIR: write the data script there (`make widgets` does).
+    # python -m bayescomp.book.widgets OUT_DIR: write the data script there (`make widgets` does).
     import sys
 
     print(write_data_script(sys.argv[1] if len(sys.argv) > 1 else "_build/widgets"))

@@ -30,16 +30,16 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._checks import as_finite_array, positive_float, positive_int, unit_interval_float
-from ._special import normal_quantile
-from .diagnostics import ess_mean
-from .grid import GridResult, grid_posterior
-from .hierarchical import EIGHT_SCHOOLS_SIGMA, EIGHT_SCHOOLS_Y, HierarchicalData, hierarchical_data
-from .hierarchical_reference import hierarchical_reference
-from .laplace import LaplaceResult, laplace_approximation
+from .._checks import as_finite_array, positive_float, positive_int, unit_interval_float
+from .._special import normal_quantile
+from ..diagnostics import ess_mean
+from ..grid import GridResult, grid_posterior
+from ..hierarchical import EIGHT_SCHOOLS_SIGMA, EIGHT_SCHOOLS_Y, HierarchicalData, hierarchical_data
+from ..hierarchical_reference import hierarchical_reference
+from ..laplace import LaplaceResult, laplace_approximation
+from ..metropolis import run_chains
+from ..problem import Target
 from .lecture import LectureSettings, lecture_problem
-from .metropolis import run_chains
-from .problem import Target
 
 # An honest answer fails the bound at most this often (all its components together) where its
 # z-scores are normal; half of the 1 % the course allows, so that an estimate from a short run, a
@@ -337,7 +337,7 @@ def check_variant(recorded, user=None):
     """Raise :class:`GradingError` unless ``recorded`` is the variant of ``user`` (default:
     :func:`current_user`); return the variant re-derived from the name."""
     if not isinstance(recorded, Variant):
-        raise GradingError(f"the recorded variant must be a bayescomp.grading.Variant, as the "
+        raise GradingError(f"the recorded variant must be a bayescomp.book.grading.Variant, as the "
                            f"first cell makes it; got {type(recorded).__name__}")
     user = current_user() if user is None else _name(user, "user")
     expected = student_variant(user, recorded.assignment)

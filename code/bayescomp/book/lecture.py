@@ -8,12 +8,12 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .grid import GridResult, grid_posterior
-from .importance import ImportanceResult, importance_sample
-from .laplace import LaplaceResult, laplace_approximation
-from .metropolis import ChainsResult, run_chains
-from .problem import LogisticData, Target, logistic_posterior, make_data
-from .vi import MeanFieldResult, mean_field_vi
+from ..grid import GridResult, grid_posterior
+from ..importance import ImportanceResult, importance_sample
+from ..laplace import LaplaceResult, laplace_approximation
+from ..metropolis import ChainsResult, run_chains
+from ..problem import LogisticData, Target, logistic_posterior, make_data
+from ..vi import MeanFieldResult, mean_field_vi
 
 
 class LectureSettings(NamedTuple):
