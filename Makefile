@@ -78,6 +78,12 @@ help: ## list the targets
 # A venv with a lock installed; the copy of the lock (and of code/pyproject.toml, whose version
 # the editable install's metadata holds) in the venv says it is current, so a second run
 # installs nothing. pip 25.1 or newer: older pip ignores the PEP 639 licence in `pip show`.
+# The stamp cannot tell whose code/ the venv's editable bayescomp is: a venv shared by two
+# clones holds the one installed last. So every env target also checks that bayescomp is found
+# in this checkout's code/ (without importing it) and installs it from here when it is not.
+export BAYESCOMP_HERE := import importlib.util, pathlib, sys; \
+  spec = importlib.util.find_spec("bayescomp"); \
+  sys.exit(spec is None or pathlib.Path(spec.origin).resolve().parent != pathlib.Path("code/bayescomp").resolve())
 env-reader env-build env-test: ## install the reader, build or test lock into the venv
 ifeq ($(origin PYTHON),command line)
 	@test -x "$(PYTHON)" || { echo "PYTHON=$(PYTHON) does not exist or is not executable." >&2; exit 2; }
@@ -93,6 +99,9 @@ endif
 	  $(PYTHON) -m pip install -q "pip>=25.1" && \
 	  $(PYTHON) -m pip install -q -r $(LOCK_$(@:env-%=%)) && \
 	  cat $(LOCK_$(@:env-%=%)) code/pyproject.toml > $(ENV)/.bayescomp-$@.lock; }
+	@$(PYTHON) -c "$$BAYESCOMP_HERE" || { \
+	  echo "bayescomp in $(ENV) is not this checkout's code/: installing it from here (editable) ..."; \
+	  $(PYTHON) -m pip install -q --no-deps -e ./code && $(PYTHON) -c "$$BAYESCOMP_HERE"; }
 
 npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
@@ -136,9 +145,12 @@ book: env-build assets slides ## build the website into _build/html (decks, arch
 # `jupyter trust`: JupyterLab then runs the scripts stored in the chapters' outputs, so the
 # self-check questions work before a chapter has run (an untrusted chapter shows them with the
 # answer folded away, and no Check button).
+# BAYESCOMP_STILLS: where `make slides` put the live figures' stills, for RISE (the package
+# never looks for a checkout's _build itself).
 lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
-	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
+	BAYESCOMP_STILLS=$(CURDIR)/_build/widgets/stills \
+	  $(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 test: env-test slides ## the developer's loop (after `make book`): package, engine, chapters, website
 	bash tools/scripts/install_chromium.sh

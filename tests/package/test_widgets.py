@@ -1,5 +1,6 @@
 """The widgets' Python side: the data and settings the live figures start from, and their
 display in Jupyter through anywidget. (The JavaScript engine is checked in ``tests/engine``.)"""
+import base64
 import json
 import re
 import subprocess
@@ -191,3 +192,26 @@ def test_random_walk_scales_share_the_package_constant():
                                                          bc.hmc.RWM_OPTIMAL_SCALE,
                                                          book.chapters.DIMENSION_PATH_LENGTH)
     assert book.dimension_tuning(4)["rwm_scale"] == bc.hmc.RWM_OPTIMAL_SCALE / 2
+
+
+def test_a_still_is_embedded_and_found_only_where_the_build_says(tmp_path, monkeypatch):
+    """The RISE fallback of a live figure: the still comes from the folder the build names
+    (BAYESCOMP_STILLS), embedded as data, so a saved output references no file of a checkout."""
+    stills, decks, notebooks = tmp_path / "stills", tmp_path / "decks", tmp_path / "chapters"
+    for folder in (stills, decks, notebooks):
+        folder.mkdir()
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
+    (stills / "metropolis.png").write_bytes(png)
+    (stills / "links.json").write_text(json.dumps({"metropolis": {
+        "deck": str(decks / "03_mcmc.html"), "slide": "live-metropolis", "still": "metropolis.png"}}))
+    monkeypatch.delenv(widgets.STILLS_ENV, raising=False)
+    missing = widgets.still_html("metropolis", here=notebooks)
+    assert "<img" not in missing and "href" not in missing and "make" in missing
+    monkeypatch.setenv(widgets.STILLS_ENV, str(stills))
+    shown = widgets.still_html("metropolis", here=notebooks)
+    assert f'src="data:image/png;base64,{base64.b64encode(png).decode()}"' in shown
+    assert 'href="../decks/03_mcmc.html#/live-metropolis"' in shown
+    assert str(stills) not in shown and "_build" not in shown
+    # A figure the build drew no still of, and an argument that overrides the variable.
+    assert "<img" not in widgets.still_html("funnel", here=notebooks)
+    assert "<img" not in widgets.still_html("metropolis", here=notebooks, stills=tmp_path / "none")

@@ -20,6 +20,7 @@ Jupyter are made from it: ``posterior-explorer`` is shown by :func:`posterior_ex
 Neither matplotlib nor ``anywidget`` is imported here until a widget is displayed, so
 ``import bayescomp`` and :func:`widget_data` work without them.
 """
+import base64
 import json
 import os
 from pathlib import Path
@@ -46,9 +47,11 @@ DATA_NAME = "bayescomp-widgets-data.js"
 STATIC = Path(__file__).resolve().parent / "static"
 BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website and the decks
 ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
-# Made by `make slides` in a checkout (not package data): each live figure's still image, for a
-# front end that cannot run Jupyter widgets (RISE), linked to the figure's live slide.
-STILLS = Path(__file__).resolve().parents[3] / "_build" / "widgets" / "stills"
+# Each live figure's still image, for a front end that cannot run Jupyter widgets (RISE), linked
+# to the figure's live slide, is made by the build (`make slides`, tools/slides/stills.py), never
+# found by the package in a checkout: the build tools name the folder that holds the stills and
+# their links.json in this environment variable (`make lab` and the tests' JupyterLab set it).
+STILLS_ENV = "BAYESCOMP_STILLS"
 # The live figures' manifest (package data): every fact about a figure, typed once.
 MANIFEST = Path(__file__).with_name("figures.json")
 FIGURES = tuple(json.loads(MANIFEST.read_text(encoding="utf-8"))["figures"])
@@ -328,30 +331,34 @@ def _widget(name, start):
     return BayesCompWidget(widget=name, data=widget_data(), params=dict(start))
 
 
-def still_html(name, here=None):
+def still_html(name, here=None, stills=None):
     """What a front end that cannot run a Jupyter widget shows in its place: the figure's still
     image, linked to the live figure on its slide in the lecture deck.
 
     JupyterLab's RISE slides cannot load Jupyter widgets, so this is what a live figure's slide
-    shows there. The still, and ``links.json`` (the deck and slide of each widget), are made
-    by ``make slides`` (``tools/slides/stills.py``) beside the bundle; the paths are relative
-    to ``here``, the notebook's folder (the kernel's working folder by default). Before
-    ``make slides`` the HTML says how to get them.
+    shows there. The stills, and ``links.json`` (for each widget its still's file, the deck's
+    path and the slide's id), are made by the build (``make slides``, ``tools/slides/stills.py``)
+    into the folder ``stills``, by default the one the environment variable :data:`STILLS_ENV`
+    names. The image is embedded as data, so a notebook saved with this output shows it
+    wherever it is opened (on a course's hub, in a copy), and the link to the deck is relative
+    to ``here``, the notebook's folder (the kernel's working folder by default). With no stills
+    (the variable unset, or the build not run) the HTML says how to get them and references no
+    file.
     """
-    stills = STILLS
-    links = stills / "links.json"
     title = name.replace("-", " ")
-    if not links.exists() or name not in json.loads(links.read_text(encoding="utf-8")):
+    folder = stills if stills is not None else os.environ.get(STILLS_ENV)
+    links = Path(folder) / "links.json" if folder else None
+    if links is None or not links.exists() or name not in json.loads(links.read_text(encoding="utf-8")):
         return (f"<p><b>Live figure: {title}.</b> This view cannot run Jupyter widgets "
                 "(RISE cannot); JupyterLab's notebook view can. For a lecture, <code>make "
                 "slides</code> builds the decks, where the figure is live on its slide, and a "
                 "still image of it for this place.</p>")
     link = json.loads(links.read_text(encoding="utf-8"))[name]
-    relative = lambda path: Path(os.path.relpath(path, here or Path.cwd())).as_posix()
-    still = relative(stills / link["still"])
-    deck = f"{relative(stills.parents[1] / 'slides_out' / 'slides' / link['deck'])}#/{link['slide']}"
+    png = base64.b64encode((links.parent / link["still"]).read_bytes()).decode("ascii")
+    deck = Path(os.path.relpath(link["deck"], here or Path.cwd())).as_posix()
+    deck = f"{deck}#/{link['slide']}"
     return (f'<figure style="margin: 0"><a href="{deck}" target="_blank">'
-            f'<img src="{still}" alt="A still image of the live figure: {title}" '
+            f'<img src="data:image/png;base64,{png}" alt="A still image of the live figure: {title}" '
             'style="max-width: 100%"></a>'
             f'<figcaption>A still image: this view cannot run Jupyter widgets (RISE cannot). '
             f'<a href="{deck}" target="_blank">Open the figure live on its slide of the '
@@ -381,4 +388,7 @@ if __name__ == "__main__":
     # python -m bayescomp.book.widgets OUT_DIR: write the data script there (`make widgets` does).
     import sys
 
-    print(write_data_script(sys.argv[1] if len(sys.argv) > 1 else "_build/widgets"))
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m bayescomp.book.widgets OUT_DIR (the folder to write "
+                 f"{DATA_NAME} into)")
+    print(write_data_script(sys.argv[1]))
