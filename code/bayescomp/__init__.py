@@ -13,61 +13,60 @@ listings, questions, figures and live figures, the course's homework) is the sub
 import importlib.metadata
 
 from .classic_diagnostics import autocorrelation, effective_sample_size, mcse, split_rhat
-from .diagnostics import (RunChecks, check_runs, e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail,
+from .diagnostics import (check_runs, e_bfmi, ess_bulk, ess_mean, ess_quantile, ess_tail,
                           failed_checks, mcse_mean, mcse_quantile, rank_normalized_rhat)
-from .error_rates import ErrorRates, Rate, error_rates, silent_misses, wilson_interval
-from .gaussian import (gaussian_logpdf, gaussian_mixture_target, gaussian_target,
+from .error_rates import error_rates, silent_misses, wilson_interval
+from .gaussian import (gaussian_log_density, gaussian_mixture_target, gaussian_target,
                        isotropic_mixture_target, mixture_moments)
-from .grid import GridResult, grid_posterior
+from .grid import grid_posterior
 from .hierarchical import (HierarchicalData, centred_target, hierarchical_data, hierarchical_target,
                            noncentred_target, parameter_names, to_centred, to_noncentred)
-from .hierarchical_reference import (AUDITED, Audit, ConditionalMoments, HierarchicalReference, audit,
-                                     audit_runs, conditional_moments, exact_draws, exact_log_density,
-                                     hierarchical_reference, log_tau_theta_density)
-from .hmc import HMCChainsResult, HMCResult, Trajectory, hmc_chain, leapfrog, run_hmc_chains
-from .importance import (ImportanceResult, ImportanceRuns, LogNormalizerEstimate, importance_runs,
-                         importance_sample, log_normalizer_estimate, normalized_weights,
-                         weight_ess, weight_second_moment_within, weighted_estimates)
-from .laplace import (AscentPath, LaplaceResult, ModeSlice, laplace_approximation, newton_ascent,
-                      newton_map, slice_through_mode)
-from .metropolis import ChainResult, ChainsResult, metropolis_chain, run_chains
-from .predictive import (PredictiveBand, gaussian_predictive, posterior_predictive, predictive_band,
-                         probit_predictive)
+from .hierarchical_reference import (AUDITED, audit, audit_runs, conditional_moments, exact_draws,
+                                     exact_log_density, hierarchical_reference,
+                                     log_tau_theta_density)
+from .hmc import hmc_chain, leapfrog, run_hmc_chains
+from .importance import (importance_runs, importance_sample, log_normalizer_estimate,
+                         normalized_weights, weight_ess, weight_second_moment_within,
+                         weighted_estimates)
+from .laplace import laplace_approximation, newton_ascent, newton_map, slice_through_mode
+from .metropolis import metropolis_chain, run_metropolis_chains
+from .predictive import gaussian_predictive, posterior_predictive, predictive_band, probit_predictive
 from .problem import LogisticData, Target, design_matrix, logistic_posterior, make_data, sigmoid
 from .proposals import (Proposal, defensive_mixture, gaussian_proposal, importance_mcse,
                         importance_sample_from, student_t_proposal)
-from .psis import ParetoSmoothedWeights, k_hat_threshold, pareto_smoothed_log_weights
-from .vi import (ELBOGradient, FullRankResult, MeanFieldResult, full_rank_vi, mean_field_vi,
-                 reparameterization_gradient, score_function_gradient)
+from .psis import k_hat_threshold, pareto_smoothed_log_weights
+from .vi import (full_rank_vi, mean_field_vi, reparameterization_gradient,
+                 score_function_gradient)
 
 # The edition, from the installed metadata (its one source is code/pyproject.toml).
 __version__ = importlib.metadata.version("bayescomp")
 
+# The public maths: the targets and the data a caller builds or passes (Target, Proposal,
+# LogisticData, HierarchicalData, the audited quantities), and every method's function. The
+# NamedTuples the functions return (MetropolisResult, HMCChainsResult, GridResult, ...) are
+# reached through their results and their modules (bayescomp.metropolis.MetropolisResult).
 __all__ = [
-    "autocorrelation", "effective_sample_size", "mcse", "split_rhat",
-    "RunChecks", "check_runs", "e_bfmi", "ess_bulk", "ess_mean", "ess_quantile", "ess_tail",
-    "failed_checks", "mcse_mean", "mcse_quantile", "rank_normalized_rhat",
-    "ErrorRates", "Rate", "error_rates", "silent_misses", "wilson_interval",
-    "gaussian_logpdf", "gaussian_mixture_target", "gaussian_target", "isotropic_mixture_target",
-    "mixture_moments", "GridResult", "grid_posterior",
-    "HierarchicalData", "centred_target", "hierarchical_data", "hierarchical_target",
+    # targets and data
+    "Target", "LogisticData", "make_data", "design_matrix", "sigmoid", "logistic_posterior",
+    "gaussian_target", "gaussian_mixture_target", "isotropic_mixture_target",
+    "gaussian_log_density", "mixture_moments",
+    "HierarchicalData", "hierarchical_data", "hierarchical_target", "centred_target",
     "noncentred_target", "parameter_names", "to_centred", "to_noncentred",
-    "AUDITED", "Audit", "ConditionalMoments", "HierarchicalReference", "audit", "audit_runs",
-    "conditional_moments", "exact_draws", "exact_log_density", "hierarchical_reference",
-    "log_tau_theta_density",
-    "HMCChainsResult", "HMCResult", "Trajectory", "hmc_chain", "leapfrog", "run_hmc_chains",
-    "ImportanceResult", "ImportanceRuns", "LogNormalizerEstimate", "importance_runs",
-    "importance_sample", "log_normalizer_estimate", "normalized_weights", "weight_ess",
-    "weight_second_moment_within", "weighted_estimates",
-    "AscentPath", "LaplaceResult", "ModeSlice", "laplace_approximation", "newton_ascent",
-    "newton_map", "slice_through_mode",
-    "ChainResult", "ChainsResult", "metropolis_chain", "run_chains",
-    "PredictiveBand", "gaussian_predictive", "posterior_predictive", "predictive_band",
-    "probit_predictive",
-    "LogisticData", "Target", "design_matrix", "logistic_posterior", "make_data", "sigmoid",
-    "Proposal", "defensive_mixture", "gaussian_proposal", "importance_mcse",
-    "importance_sample_from", "student_t_proposal",
-    "ParetoSmoothedWeights", "k_hat_threshold", "pareto_smoothed_log_weights",
-    "ELBOGradient", "FullRankResult", "MeanFieldResult", "full_rank_vi", "mean_field_vi",
-    "reparameterization_gradient", "score_function_gradient",
+    # exact references
+    "grid_posterior", "hierarchical_reference", "conditional_moments", "exact_draws",
+    "exact_log_density", "log_tau_theta_density", "AUDITED", "audit", "audit_runs",
+    # methods
+    "importance_sample", "importance_runs", "importance_sample_from", "Proposal",
+    "gaussian_proposal", "student_t_proposal", "defensive_mixture", "importance_mcse",
+    "normalized_weights", "weighted_estimates", "weight_ess", "log_normalizer_estimate",
+    "weight_second_moment_within", "pareto_smoothed_log_weights", "k_hat_threshold",
+    "metropolis_chain", "run_metropolis_chains", "hmc_chain", "run_hmc_chains", "leapfrog",
+    "laplace_approximation", "newton_map", "newton_ascent", "slice_through_mode",
+    "mean_field_vi", "full_rank_vi", "reparameterization_gradient", "score_function_gradient",
+    "posterior_predictive", "predictive_band", "probit_predictive", "gaussian_predictive",
+    # diagnostics
+    "rank_normalized_rhat", "ess_bulk", "ess_tail", "ess_mean", "ess_quantile", "mcse_mean",
+    "mcse_quantile", "e_bfmi", "check_runs", "failed_checks",
+    "split_rhat", "effective_sample_size", "mcse", "autocorrelation",
+    "error_rates", "silent_misses", "wilson_interval",
 ]

@@ -121,6 +121,22 @@ def generator(rng, name="rng"):
     return rng
 
 
+def target_functions(target, dim=None, gradient=False, name="target"):
+    """Check that ``target`` is a :class:`~bayescomp.problem.Target` (anything with its
+    fields) of ``dim`` parameters; return its ``log_density`` (and, with ``gradient``, its
+    ``grad_log_density`` too)."""
+    needed = ("log_density", "grad_log_density") if gradient else ("log_density",)
+    functions = [getattr(target, field, None) for field in needed]
+    if not all(callable(function) for function in functions):
+        raise ValueError(f"{name} must be a Target (e.g. bc.logistic_posterior(data) or "
+                         f"bc.gaussian_target(mean, cov)) with callable {' and '.join(needed)}; "
+                         f"got {type(target).__name__}")
+    own = getattr(target, "dim", None)
+    if dim is not None and isinstance(own, int) and own != dim:
+        raise ValueError(f"{name} has {own} parameters; the start or proposal has {dim}")
+    return tuple(functions) if gradient else functions[0]
+
+
 def chain_settings(starts, rngs, n_steps, n_warmup):
     """Check a multi-chain run: one start row per chain, one generator per chain (or one
     generator for them all), and a warm-up that leaves at least one draw. Returns

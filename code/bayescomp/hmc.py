@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._chains import step_noise
-from ._checks import as_finite_array, chain_settings, generator, positive_float, positive_int
+from ._checks import (as_finite_array, chain_settings, generator, positive_float, positive_int,
+                      target_functions)
 from ._portable_math import log as portable_log
 from ._portable_math import sum_last_axis
 
@@ -66,7 +67,7 @@ class HMCChainsResult(NamedTuple):
     Attributes
     ----------
     draws, accept_rates : ndarray
-        As in :class:`~bayescomp.metropolis.ChainsResult`: the kept draws, shape
+        As in :class:`~bayescomp.metropolis.MetropolisChainsResult`: the kept draws, shape
         ``(chain, draw, param)``, and each chain's acceptance rate over all its steps.
     n_gradient_evals : int
         Gradient evaluations summed over the chains, warm-up included.
@@ -238,16 +239,14 @@ def _run(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, 
     return draws, accepted, records["error"], divergent, records["energy"]
 
 
-def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_steps, rng,
-              mass=None):
+def hmc_chain(target, start, step_size, n_leapfrog, n_steps, rng, mass=None):
     r"""Run one Hamiltonian Monte Carlo chain with a fixed step size and trajectory length.
 
     Parameters
     ----------
-    log_density : callable
-        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized over leading axes.
-    grad_log_density : callable
-        ``theta (..., d) -> (..., d)``.
+    target : Target
+        The unnormalized log target: its ``log_density``, ``theta (..., d) -> (...)``, and
+        ``grad_log_density``, ``theta (..., d) -> (..., d)``, vectorized over leading axes.
     start : array_like, shape (d,)
     step_size : float
         Leapfrog step :math:`h > 0`.
@@ -285,6 +284,7 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
     trajectory's end, where the energy is computed anyway.
     """
     start = as_finite_array(start, "start", ndim=1)
+    log_density, grad_log_density = target_functions(target, start.size, gradient=True)
     draws, accepted, errors, divergent, energies = _run(
         log_density, grad_log_density, start[None], step_size, n_leapfrog,
         positive_int(n_steps, "n_steps"), [generator(rng)], mass)
@@ -293,16 +293,15 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
                      errors[0], divergent[0], energies[0])
 
 
-def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs,
-                   n_warmup=0, mass=None):
+def run_hmc_chains(target, starts, step_size, n_leapfrog, n_steps, rngs, n_warmup=0, mass=None):
     """Run one HMC chain per start, each with its own generator, all in lockstep.
 
     Parameters
     ----------
-    log_density, grad_log_density, step_size, n_leapfrog, mass
+    target, step_size, n_leapfrog, mass
         As for :func:`hmc_chain`.
     starts, n_steps, rngs, n_warmup
-        As for :func:`bayescomp.metropolis.run_chains`: a ``(chain, d)`` array of starts, steps
+        As for :func:`bayescomp.metropolis.run_metropolis_chains`: a ``(chain, d)`` array of starts, steps
         per chain with the warm-up, one generator per chain (or one for all chains), and the
         draws to discard.
 
@@ -321,6 +320,7 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     every chain's momentum, then every chain's uniform: much faster for many chains.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
+    log_density, grad_log_density = target_functions(target, starts.shape[1], gradient=True)
     draws, accepted, errors, divergent, energies = _run(
         log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs, mass)
     # Where each divergent trajectory started: the state before its step.

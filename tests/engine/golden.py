@@ -104,7 +104,7 @@ def svd_factor(cov):
 
 
 def importance_replay(target, mean, cov, n_draws, seed):
-    result = bc.importance_sample(target.log_density, mean, cov, n_draws,
+    result = bc.importance_sample(target, mean, cov, n_draws,
                                   np.random.default_rng(seed))
     normals = np.random.default_rng(seed).standard_normal((n_draws, 2))
     factor = svd_factor(cov)
@@ -118,7 +118,7 @@ def importance_replay(target, mean, cov, n_draws, seed):
 
 def weighed_draws(target, proposal, n_draws, seed):
     """The package's draws from any proposal, and the estimates it makes from them."""
-    result = bc.importance_sample_from(target.log_density, proposal, n_draws,
+    result = bc.importance_sample_from(target, proposal, n_draws,
                                        np.random.default_rng(seed))
     return {"name": proposal.name, "draws": result.draws.ravel(),
             "log_q": proposal.log_density(result.draws), "estimate": result.mean,
@@ -132,7 +132,7 @@ def metropolis_replay(target, start, chol, n_steps, seed):
     for step in range(n_steps):        # the protocol's order: two normals, then a uniform
         normals[step] = rng.standard_normal(2)
         uniforms[step] = rng.random()
-    chain = bc.metropolis_chain(target.log_density, start, chol, n_steps,
+    chain = bc.metropolis_chain(target, start, chol, n_steps,
                                 np.random.default_rng(seed), record_proposals=True)
     return {"start": start, "chol": chol, "n_steps": n_steps, "seed": seed,
             "normals": normals.ravel(), "uniforms": uniforms, "draws": chain.draws.ravel(),
@@ -159,7 +159,7 @@ def vi_replay(target, laplace, n_steps, seed, full_rank):
 
 def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
     """The package's HMC chain and the draws it consumed: per step d normals, then a uniform."""
-    chain = bc.hmc_chain(target.log_density, target.grad_log_density, start, step_size,
+    chain = bc.hmc_chain(target, start, step_size,
                          n_leapfrog, n_steps, np.random.default_rng(seed), mass=mass)
     rng, dim = np.random.default_rng(seed), len(start)
     normals, uniforms = [], []
@@ -213,7 +213,7 @@ def hierarchical_case():
 def walk_replay(target, start, scale, n_steps, seed):
     """The package's random walk with the diagonal proposal diag(scale) and the draws it used:
     per step d normals, then a uniform."""
-    chain = bc.metropolis_chain(target.log_density, start, np.diag(scale), n_steps,
+    chain = bc.metropolis_chain(target, start, np.diag(scale), n_steps,
                                 np.random.default_rng(seed), record_proposals=True)
     rng, dim = np.random.default_rng(seed), len(start)
     normals, uniforms = [], []
@@ -239,7 +239,7 @@ def dimension_case():
         tuning = book.dimension_tuning(d)
         target = bc.gaussian_target(np.zeros(d), np.eye(d))
         start = np.random.default_rng(seed + 100).standard_normal(d)
-        rwm = bc.metropolis_chain(target.log_density, start, tuning["rwm_scale"] * np.eye(d), 300,
+        rwm = bc.metropolis_chain(target, start, tuning["rwm_scale"] * np.eye(d), 300,
                                   np.random.default_rng(seed), record_proposals=True)
         rng = np.random.default_rng(seed)
         normals, uniforms = [], []
@@ -393,7 +393,7 @@ def golden():
                    "sd": laplace.sd, "grad_norm": laplace.grad_norm},
         "proposals": {"points": points, "mean": t_mean, "cov": t_cov, "df": t_df,
                       "student_t": student.log_density(points),
-                      "gaussian": bc.gaussian_logpdf(points, t_mean, t_cov),
+                      "gaussian": bc.gaussian_log_density(points, t_mean, t_cov),
                       "prior_cov": prior_cov, "fallback_weight": 0.2,
                       "defensive": defensive.log_density(points)},
         "weights": [

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from bayescomp import (effective_sample_size, full_rank_vi, gaussian_target, grid_posterior,
-                       importance_sample, laplace_approximation, mean_field_vi, run_chains)
+                       importance_sample, laplace_approximation, mean_field_vi, run_metropolis_chains)
 from bayescomp.book import LectureSettings, lecture_problem, run_lecture
 
 
@@ -17,7 +17,7 @@ def test_grid_agrees_with_large_importance_sample_on_other_settings():
     _, target = lecture_problem(settings)
     grid = grid_posterior(target.log_density, [(-2.0, 1.5), (-1.0, 2.5)], 301)
     laplace = laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
-    sample = importance_sample(target.log_density, laplace.mean, 2.0 * laplace.cov, 400_000,
+    sample = importance_sample(target, laplace.mean, 2.0 * laplace.cov, 400_000,
                                np.random.default_rng(7))
     within_monte_carlo_error(sample.mean, grid.mean, grid.sd / np.sqrt(sample.ess))
     np.testing.assert_allclose(np.sqrt(np.diag(np.cov(sample.draws.T, aweights=sample.weights))),
@@ -60,13 +60,13 @@ def test_grid_recovers_gaussian(gaussian):
 
 
 def test_importance_sampling_recovers_gaussian(gaussian):
-    sample = importance_sample(gaussian.log_density, [0.0, 0.0], 4 * np.eye(2), 50_000,
+    sample = importance_sample(gaussian, [0.0, 0.0], 4 * np.eye(2), 50_000,
                                np.random.default_rng(11))
     within_monte_carlo_error(sample.mean, MEAN, np.sqrt(np.diag(COV) / sample.ess))
 
 
 def test_metropolis_recovers_gaussian(gaussian):
-    chains = run_chains(gaussian.log_density, [[0, 0], [3, 0], [0, -4], [2, -1]],
+    chains = run_metropolis_chains(gaussian, [[0, 0], [3, 0], [0, -4], [2, -1]],
                         1.5 * np.linalg.cholesky(COV), 6000,
                         [np.random.default_rng(s) for s in range(4)], 1000)
     pooled = chains.draws.reshape(-1, 2)

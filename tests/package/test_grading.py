@@ -130,23 +130,23 @@ def importance_students(alice):
 
 def test_importance_expected_mcse_is_the_spread_of_honest_estimates(alice, importance_students):
     answers = importance_students
-    expected = grading.importance_expected_mcse(alice.grid, _prior_logpdf(alice), 2_000)
+    expected = grading.importance_expected_mcse(alice.grid, _prior_log_density(alice), 2_000)
     spread = answers.estimates.std(axis=0, ddof=1)
     # 250 estimates give their sd to about 5 %; the MCSEs the students report agree too.
     assert np.all(np.abs(spread / expected - 1) < 0.2)
     assert np.all(np.abs(np.median(answers.mcse, axis=0) / expected - 1) < 0.1)
 
 
-def _prior_logpdf(reference):
+def _prior_log_density(reference):
     mean, cov = simulate.prior_proposal(reference)
-    return lambda theta: bc.gaussian_logpdf(theta, mean, cov)
+    return lambda theta: bc.gaussian_log_density(theta, mean, cov)
 
 
 def test_expected_mcse_bad_input(alice):
     with pytest.raises(ValueError, match="grid must be a GridResult"):
-        grading.importance_expected_mcse(None, _prior_logpdf(alice), 10)
+        grading.importance_expected_mcse(None, _prior_log_density(alice), 10)
     with pytest.raises(ValueError, match="n_draws"):
-        grading.importance_expected_mcse(alice.grid, _prior_logpdf(alice), 0)
+        grading.importance_expected_mcse(alice.grid, _prior_log_density(alice), 0)
     with pytest.raises(ValueError, match="reference_draws must have shape"):
         grading.chain_expected_mcse(np.zeros((10, 2)), [1.0, 1.0], 10)
     with pytest.raises(ValueError, match="exact_sd must have 2"):
@@ -158,7 +158,7 @@ def test_expected_mcse_bad_input(alice):
 # --- honest students pass, at most 1 % fail ------------------------------------------------------
 
 def test_honest_importance_sampling_fails_at_most_one_percent(alice, importance_students):
-    expected = grading.importance_expected_mcse(alice.grid, _prior_logpdf(alice), 2_000)
+    expected = grading.importance_expected_mcse(alice.grid, _prior_log_density(alice), 2_000)
     assert_rate_at_most(simulate.grade_all(importance_students, alice.grid.mean, expected))
 
 

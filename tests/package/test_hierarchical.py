@@ -275,9 +275,9 @@ def starts(form, n_chains=4, seed=70):
 def test_lockstep_chains_are_the_single_chains_bit_for_bit():
     target = bc.centred_target(DATA)
     mass = 1 / REFERENCE.sd**2
-    both = bc.run_hmc_chains(target.log_density, target.grad_log_density, starts("centred", 2),
+    both = bc.run_hmc_chains(target, starts("centred", 2),
                              0.3, 7, 60, [np.random.default_rng(s) for s in (1, 2)], mass=mass)
-    second = bc.hmc_chain(target.log_density, target.grad_log_density, starts("centred", 2)[1],
+    second = bc.hmc_chain(target, starts("centred", 2)[1],
                           0.3, 7, 60, np.random.default_rng(2), mass=mass)
     np.testing.assert_array_equal(both.draws[1], second.draws)
     np.testing.assert_array_equal(both.divergent[1], second.divergent)
@@ -290,7 +290,7 @@ def test_hmc_diverges_in_the_centred_funnel_and_not_in_the_noncentred_form():
         target = bc.hierarchical_target(DATA, form)
         sd = REFERENCE.sd if form == "centred" else REFERENCE.noncentred_sd
         results[form] = bc.run_hmc_chains(
-            target.log_density, target.grad_log_density, starts(form), 0.4, 5, 400,
+            target, starts(form), 0.4, 5, 400,
             [np.random.default_rng(90 + c) for c in range(4)], 100, mass=1 / sd**2)
     centred, noncentred = results["centred"], results["non-centred"]
     assert centred.divergent.mean() > 0.02 and not noncentred.divergent.any()

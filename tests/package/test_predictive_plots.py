@@ -42,7 +42,7 @@ def test_predictive_tail_draws_one_minus_each_curve_on_a_log_scale():
 
 def test_walk_names_its_path_as_asked():
     _, target = book.lecture_problem()
-    chain = bc.metropolis_chain(target.log_density, np.zeros(2), 0.3 * np.eye(2), 20,
+    chain = bc.metropolis_chain(target, np.zeros(2), 0.3 * np.eye(2), 20,
                                 np.random.default_rng(0), record_proposals=True)
     fig, ax = plt.subplots()
     assert plotting.plot_walk(ax, np.zeros(2), chain, label="Metropolis path") is ax

@@ -15,8 +15,8 @@ def integrate_1d(log_density, low=-400.0, high=400.0, n=800_001):
 
 def test_gaussian_proposal_reproduces_importance_sample(lecture):
     mean, cov = lecture.laplace.mean, lecture.laplace.cov
-    direct = bc.importance_sample(lecture.target.log_density, mean, cov, 5000, RNG(3))
-    general = bc.importance_sample_from(lecture.target.log_density,
+    direct = bc.importance_sample(lecture.target, mean, cov, 5000, RNG(3))
+    general = bc.importance_sample_from(lecture.target,
                                         bc.gaussian_proposal(mean, cov), 5000, RNG(3))
     np.testing.assert_array_equal(direct.draws, general.draws)
     assert direct.ess == general.ess
@@ -50,7 +50,7 @@ def test_defensive_mixture_bounds_the_weights_of_a_narrow_proposal():
 def test_importance_mcse_matches_the_spread_over_repeats():
     target = bc.gaussian_target([0.3, -0.2], [[1.0, 0.4], [0.4, 0.8]])
     proposal = bc.student_t_proposal([0.0, 0.0], 1.5 * np.eye(2), 5.0)
-    runs = [bc.importance_sample_from(target.log_density, proposal, 2000, RNG(seed))
+    runs = [bc.importance_sample_from(target, proposal, 2000, RNG(seed))
             for seed in range(300)]
     spread = np.std([r.mean for r in runs], axis=0, ddof=1)
     claimed = np.mean([bc.importance_mcse(r) for r in runs], axis=0)
@@ -133,7 +133,7 @@ def test_importance_mcse_of_a_function_matches_the_spread_over_repeats():
     def tail_probability(theta):
         return bc.sigmoid(2.0 * theta[:, 0] - theta[:, 1])
 
-    runs = [bc.importance_sample_from(target.log_density, proposal, 2000, RNG(seed))
+    runs = [bc.importance_sample_from(target, proposal, 2000, RNG(seed))
             for seed in range(300)]
     spread = np.std([r.expectation(tail_probability) for r in runs], ddof=1)
     claimed = np.mean([bc.importance_mcse(r, tail_probability) for r in runs])

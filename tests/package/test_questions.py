@@ -27,7 +27,7 @@ def shown(question):
 def ess_question(settings):
     """A chapter-2 style question, its answer computed from the settings' importance sampling."""
     data, target = book.lecture_problem(settings)
-    run = bc.importance_sample(target.log_density, np.zeros(2), settings.prior_var * np.eye(2),
+    run = bc.importance_sample(target, np.zeros(2), settings.prior_var * np.eye(2),
                                settings.is_prior_draws, np.random.default_rng(settings.is_prior_seed))
     return book.questions.ask("What weight ESS will the prior's draws give?", run.ess, relative=0.3,
                             explain=f"The ESS is {run.ess:.0f}.")

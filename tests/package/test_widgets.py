@@ -75,8 +75,8 @@ def test_thresholds_are_the_working_rules():
     # The widgets colour readouts with these; the package's diagnostics state the same rules
     # (the importance-sampling widget bounds k-hat by k_hat_threshold's rule with this cap).
     settings = widgets.WidgetSettings()
-    assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
-    assert settings.khat_max == bc.psis.K_HAT_MAX == bc.k_hat_threshold(10**6)
+    assert (settings.k_hat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+    assert settings.k_hat_max == bc.psis.K_HAT_MAX == bc.k_hat_threshold(10**6)
     assert (settings.rhat_max, settings.ess_min) == (bc.diagnostics.RHAT_THRESHOLD,
                                                      bc.diagnostics.ESS_THRESHOLD) == (1.01, 400)
 

@@ -224,13 +224,13 @@ def ess_per_second():
     rngs = [np.random.default_rng(settings.mcmc_first_seed + c) for c in range(4)]
     # CPU time of this process: other work on a shared machine does not count against it.
     start = time.process_time()
-    metropolis_draws = bc.run_chains(target.log_density, settings.mcmc_starts,
+    metropolis_draws = bc.run_metropolis_chains(target, settings.mcmc_starts,
                                      settings.mcmc_scale * np.linalg.cholesky(laplace.cov),
                                      settings.mcmc_steps, rngs, settings.mcmc_warmup).draws
     metropolis_seconds = time.process_time() - start
     rngs = [np.random.default_rng(40 + c) for c in range(4)]
     start = time.process_time()
-    hmc = bc.run_hmc_chains(target.log_density, target.grad_log_density, settings.mcmc_starts,
+    hmc = bc.run_hmc_chains(target, settings.mcmc_starts,
                             n_steps=2_500, rngs=rngs, n_warmup=500, **hmc_settings(laplace))
     hmc_seconds = time.process_time() - start
     return {name: (draws.shape, seconds, bc.ess_bulk(draws).min(), bc.ess_tail(draws).min())

@@ -104,7 +104,7 @@ constant."""),
         answer("ps2-a1", """
 def log_weights(theta):
     ### BEGIN SOLUTION
-    prior = bc.gaussian_logpdf(theta, np.zeros(2), settings.prior_var * np.eye(2))
+    prior = bc.gaussian_log_density(theta, np.zeros(2), settings.prior_var * np.eye(2))
     return target.log_density(theta) - prior
     ### END SOLUTION
 """),
@@ -444,13 +444,13 @@ Run four chains of random-walk Metropolis on the non-centred target
 (`bc.hierarchical_target(data, "non-centred")`), with the diagonal proposal
 `np.diag(problem.proposal_sd)` and the starts `homework.eight_schools_starts(VARIANT)`, for
 6,000 steps, dropping 2,000. Set `estimate` $= (E[\\mu], E[\\log\\tau])$, `mcse` (with
-`bc.mcse_mean`) and `n_draws`. You may use `bc.run_chains`.
+`bc.mcse_mean`) and `n_draws`. You may use `bc.run_metropolis_chains`.
 """ + MONTE_CARLO_RULE),
         answer("ps7-a2", """
 rngs = [np.random.default_rng(2026 + c) for c in range(4)]
 ### BEGIN SOLUTION
 target = bc.hierarchical_target(data, "non-centred")
-run = bc.run_chains(target.log_density, homework.eight_schools_starts(VARIANT),
+run = bc.run_metropolis_chains(target, homework.eight_schools_starts(VARIANT),
                     np.diag(problem.proposal_sd), 6_000, rngs, 2_000)
 hyper = run.draws[..., :2]
 estimate = hyper.mean(axis=(0, 1))

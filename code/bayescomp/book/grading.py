@@ -37,7 +37,7 @@ from ..grid import GridResult, grid_posterior
 from ..hierarchical import EIGHT_SCHOOLS_SIGMA, EIGHT_SCHOOLS_Y, HierarchicalData, hierarchical_data
 from ..hierarchical_reference import hierarchical_reference
 from ..laplace import LaplaceResult, laplace_approximation
-from ..metropolis import run_chains
+from ..metropolis import run_metropolis_chains
 from ..problem import Target
 from .lecture import LectureSettings, lecture_problem
 
@@ -394,7 +394,7 @@ def logistic_reference(settings, resolution=241, half_width=10.0):
                              grid_posterior(target.log_density, bounds, resolution))
 
 
-def metropolis_expected_mcse(log_density, starts, proposal_chol, exact_sd, n_draws, rng,
+def metropolis_expected_mcse(target, starts, proposal_chol, exact_sd, n_draws, rng,
                              n_steps=20_000, function=None):
     """The MCSE of a Metropolis mean with ``n_draws`` kept draws, by :func:`chain_expected_mcse`
     on a long run of the same sampler started from exact draws ``starts`` (one chain per row).
@@ -402,7 +402,7 @@ def metropolis_expected_mcse(log_density, starts, proposal_chol, exact_sd, n_dra
     ``function`` maps the draws ``(chain, draw, d)`` to the graded values ``(chain, draw, K)``
     (default: the draws themselves), whose exact sds are ``exact_sd``.
     """
-    run = run_chains(log_density, starts, proposal_chol, n_steps, rng)
+    run = run_metropolis_chains(target, starts, proposal_chol, n_steps, rng)
     values = run.draws if function is None else np.asarray(function(run.draws), dtype=float)
     return chain_expected_mcse(values, exact_sd, n_draws)
 

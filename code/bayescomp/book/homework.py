@@ -182,13 +182,13 @@ def _autocorrelation_time(variant):
         _, scales = grid_moments(reference.grid)
         starts = grading.grid_draws(reference.grid, REFERENCE_CHAINS, rng)
         return grading.metropolis_expected_mcse(
-            reference.target.log_density, starts, ps3_proposal(variant), scales, 1, rng,
+            reference.target, starts, ps3_proposal(variant), scales, 1, rng,
             REFERENCE_STEPS, function=lambda draws: mean_and_variance(draws, reference.grid.mean))
     problem = eight_schools(variant)
     target = hierarchical_target(problem.data, "non-centred")
     starts = to_noncentred(exact_draws(problem.data, problem.reference, REFERENCE_CHAINS, rng))
     return grading.metropolis_expected_mcse(
-        target.log_density, starts, np.diag(problem.proposal_sd), problem.reference.sd[:2], 1,
+        target, starts, np.diag(problem.proposal_sd), problem.reference.sd[:2], 1,
         rng, REFERENCE_STEPS, function=lambda draws: draws[..., :2])  # mu, log tau: in both forms
 
 

@@ -244,7 +244,7 @@ def plot_density_curve(ax, theta, log_density, label=None, **kwargs):
 def plot_walk(ax, start, chain, color=None, label="chain path"):
     """A short Metropolis walk: accepted moves as a path, rejected proposals as crosses.
 
-    ``chain`` is a :class:`~bayescomp.metropolis.ChainResult` run with
+    ``chain`` is a :class:`~bayescomp.metropolis.MetropolisResult` run with
     ``record_proposals=True``; ``label`` names the path in a legend (beside another
     sampler's path, say which sampler it is).
     """

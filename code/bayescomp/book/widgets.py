@@ -78,7 +78,7 @@ class WidgetSettings(NamedTuple):
 
     The thresholds colour a readout good or bad, in the widgets and in their tests alike:
 
-    - ``khat_max``: the cap, 0.7, of the PSIS rule: k-hat below min(1 - 1/log10 S, 0.7) for S
+    - ``k_hat_max``: the cap, 0.7, of the PSIS rule: k-hat below min(1 - 1/log10 S, 0.7) for S
       draws, the weights' tail is light enough to trust the estimate (Vehtari et al., 2024;
       :func:`~bayescomp.psis.k_hat_threshold`, which the widget's engine repeats as
       ``kHatThreshold``);
@@ -127,7 +127,7 @@ class WidgetSettings(NamedTuple):
     vi_start: tuple = (0.8, 0.4)
     vi_two_mode_start: tuple = (1.0, 0.5)
     vi_two_mode_init_sd: float = 0.5
-    khat_max: float = K_HAT_MAX
+    k_hat_max: float = K_HAT_MAX
     rhat_max: float = RHAT_THRESHOLD
     ess_min: int = ESS_THRESHOLD
     error_mcse_max: float = 4.0
