@@ -121,11 +121,17 @@ def generator(rng, name="rng"):
     return rng
 
 
-def target_functions(target, dim=None, gradient=False, name="target"):
+# The fields of a Target that the methods call: gradient-based sampling and VI, Newton's method
+# for the mode, and the safeguarded ascent that also compares log densities.
+GRADIENT = ("log_density", "grad_log_density")
+CURVATURE = ("grad_log_density", "neg_hessian")
+ASCENT = ("log_density", "grad_log_density", "neg_hessian")
+
+
+def target_functions(target, dim=None, needed=("log_density",), name="target"):
     """Check that ``target`` is a :class:`~bayescomp.problem.Target` (anything with its
-    fields) of ``dim`` parameters; return its ``log_density`` (and, with ``gradient``, its
-    ``grad_log_density`` too)."""
-    needed = ("log_density", "grad_log_density") if gradient else ("log_density",)
+    fields) of ``dim`` parameters whose ``needed`` fields are callable; return them, or the one
+    function when one is needed."""
     functions = [getattr(target, field, None) for field in needed]
     if not all(callable(function) for function in functions):
         raise ValueError(f"{name} must be a Target (e.g. bc.logistic_posterior(data) or "
@@ -134,7 +140,7 @@ def target_functions(target, dim=None, gradient=False, name="target"):
     own = getattr(target, "dim", None)
     if dim is not None and isinstance(own, int) and own != dim:
         raise ValueError(f"{name} has {own} parameters; the start or proposal has {dim}")
-    return tuple(functions) if gradient else functions[0]
+    return tuple(functions) if len(functions) > 1 else functions[0]
 
 
 def chain_settings(starts, rngs, n_steps, n_warmup):

@@ -13,8 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._chains import step_noise
-from ._checks import (as_finite_array, chain_settings, generator, positive_float, positive_int,
-                      target_functions)
+from ._checks import (GRADIENT, as_finite_array, chain_settings, generator, positive_float,
+                      positive_int, target_functions)
 from ._portable_math import log as portable_log
 from ._portable_math import sum_last_axis
 
@@ -284,7 +284,7 @@ def hmc_chain(target, start, step_size, n_leapfrog, n_steps, rng, mass=None):
     trajectory's end, where the energy is computed anyway.
     """
     start = as_finite_array(start, "start", ndim=1)
-    log_density, grad_log_density = target_functions(target, start.size, gradient=True)
+    log_density, grad_log_density = target_functions(target, start.size, GRADIENT)
     draws, accepted, errors, divergent, energies = _run(
         log_density, grad_log_density, start[None], step_size, n_leapfrog,
         positive_int(n_steps, "n_steps"), [generator(rng)], mass)
@@ -320,7 +320,7 @@ def run_hmc_chains(target, starts, step_size, n_leapfrog, n_steps, rngs, n_warmu
     every chain's momentum, then every chain's uniform: much faster for many chains.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
-    log_density, grad_log_density = target_functions(target, starts.shape[1], gradient=True)
+    log_density, grad_log_density = target_functions(target, starts.shape[1], GRADIENT)
     draws, accepted, errors, divergent, energies = _run(
         log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs, mass)
     # Where each divergent trajectory started: the state before its step.

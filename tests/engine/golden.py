@@ -58,7 +58,7 @@ def densities(target, points, hessian_points):
 def grid_case(prior_sd, n_obs, bounds, resolution=241):
     target = problem(prior_sd, n_obs)
     grid = bc.grid_posterior(target.log_density, bounds, resolution)
-    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    laplace = bc.laplace_approximation(target, np.zeros(2))
     x_new = [-2.0, 0.0, 2.0]
     x_curve = np.linspace(-4.0, 4.0, 41)      # the explorer's curve spans the data's range +- 1.5
     return {"prior_sd": prior_sd, "n": n_obs, "bounds": bounds, "resolution": resolution,
@@ -76,7 +76,7 @@ def wide_grid_case(prior_sd, n_obs, n_sd=25, resolution=751):
     points a side (converged to about 1e-7 here even where the posterior is most skewed). The
     explorer's grid must match them."""
     target = problem(prior_sd, n_obs)
-    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    laplace = bc.laplace_approximation(target, np.zeros(2))
     bounds = np.stack([laplace.mean - n_sd * laplace.sd, laplace.mean + n_sd * laplace.sd], axis=1)
     grid = bc.grid_posterior(target.log_density, bounds, resolution)
     return {"prior_sd": prior_sd, "n": n_obs, "mean": grid.mean, "sd": grid.sd}
@@ -145,12 +145,10 @@ def vi_replay(target, laplace, n_steps, seed, full_rank):
     common = dict(n_steps=n_steps, rng=np.random.default_rng(seed), n_samples=256, lr=0.03)
     if full_rank:
         init_chol = np.linalg.cholesky(laplace.cov)
-        fit = bc.full_rank_vi(target.log_density, target.grad_log_density, laplace.mean,
-                              init_chol, **common)
+        fit = bc.full_rank_vi(target, laplace.mean, init_chol, **common)
         result = {"init_chol": init_chol, "chol": fit.chol, "cov": fit.cov}
     else:
-        fit = bc.mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
-                               np.log(laplace.sd), **common)
+        fit = bc.mean_field_vi(target, laplace.mean, np.log(laplace.sd), **common)
         result = {"init_log_sd": np.log(laplace.sd), "sd": fit.sd}
     return {**result, "init_mean": laplace.mean, "n_steps": n_steps, "seed": seed,
             "n_samples": 256, "lr": 0.03, "normals": normals.ravel(), "mean": fit.mean,

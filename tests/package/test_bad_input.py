@@ -31,7 +31,7 @@ def good_chains():
     (lambda t: bc.posterior_predictive([0.0], np.zeros((5, 3))), r"draws must have shape \(\.\.\., 2\)"),
     (lambda t: bc.posterior_predictive([0.0], np.zeros((5, 2)), np.ones(4) / 4),
      r"weights must have one entry per draw \(5\)"),
-    (lambda t: bc.mean_field_vi(t.log_density, t.grad_log_density, [0, 0], [0, 0, 0], 5, RNG(0)),
+    (lambda t: bc.mean_field_vi(t, [0, 0], [0, 0, 0], 5, RNG(0)),
      r"init_log_sd must have shape \(2,\)"),
 ])
 def test_wrong_shape(target, call, message):
@@ -49,8 +49,7 @@ def test_wrong_shape(target, call, message):
      "start must contain only finite values"),
     (lambda t: bc.effective_sample_size(np.full((2, 10, 1), np.nan)),
      "draws must contain only finite values"),
-    (lambda t: bc.newton_map(t.grad_log_density, t.neg_hessian, [np.nan, 0]),
-     "start must contain only finite values"),
+    (lambda t: bc.newton_map(t, [np.nan, 0]), "start must contain only finite values"),
     (lambda t: bc.make_data(x_range=(0, np.inf)), "x_range must contain only finite values"),
 ])
 def test_non_finite(target, call, message):
@@ -76,11 +75,10 @@ def test_target_functions_propagate_nan_instead_of_checking(target):
      "n_steps must be an integer >= 1"),
     (lambda t: bc.run_metropolis_chains(t, [[0, 0], [1, 1]], np.eye(2), 10, [RNG(0), RNG(1)], 10),
      r"n_warmup must be an integer in \[0, n_steps\)"),
-    (lambda t: bc.newton_map(t.grad_log_density, t.neg_hessian, [0, 0], 0),
-     "n_steps must be an integer >= 1"),
-    (lambda t: bc.mean_field_vi(t.log_density, t.grad_log_density, [0, 0], [0, 0], 5, RNG(0),
+    (lambda t: bc.newton_map(t, [0, 0], 0), "n_steps must be an integer >= 1"),
+    (lambda t: bc.mean_field_vi(t, [0, 0], [0, 0], 5, RNG(0),
                                 n_samples=0), "n_samples must be an integer >= 1"),
-    (lambda t: bc.mean_field_vi(t.log_density, t.grad_log_density, [0, 0], [0, 0], 5, RNG(0),
+    (lambda t: bc.mean_field_vi(t, [0, 0], [0, 0], 5, RNG(0),
                                 lr=-0.1), "lr must be a finite number > 0"),
     (lambda t: bc.gaussian_mixture_target([0.5, 0.5], [-1, 1], [1.0, 0.0]), "sds must all be > 0"),
     (lambda t: bc.grid_posterior(t.log_density, [(-1, 1), (0, 2)], 1),
@@ -101,7 +99,7 @@ def test_non_positive(target, call, message):
     (lambda t: bc.gaussian_log_density([0, 0], [0, 0], -np.eye(2)), "cov must be positive definite"),
     (lambda t: bc.metropolis_chain(t, [0, 0], [[1, 0], [0, -1]], 10, RNG(0)),
      "proposal_chol must be lower triangular with a positive diagonal"),
-    (lambda t: bc.full_rank_vi(t.log_density, t.grad_log_density, [0, 0], [[1, 1], [0, 1]], 5,
+    (lambda t: bc.full_rank_vi(t, [0, 0], [[1, 1], [0, 1]], 5,
                                RNG(0)), "init_chol must be lower triangular"),
 ])
 def test_not_positive_definite(target, call, message):
@@ -145,8 +143,7 @@ def test_gaussian_predictive_checks_its_covariance():
 
 def test_full_rank_vi_checks_n_average(target):
     with pytest.raises(ValueError, match=r"n_average must be an integer in \[0, n_steps\]"):
-        bc.full_rank_vi(target.log_density, target.grad_log_density, [0, 0], np.eye(2), 5,
-                        RNG(0), n_average=6)
+        bc.full_rank_vi(target, [0, 0], np.eye(2), 5, RNG(0), n_average=6)
 
 
 @pytest.mark.parametrize("chain", [-1, 4, 1.0, True, "0"])

@@ -80,7 +80,7 @@ def test_score_function_variance_shrinks_near_the_optimum_and_grows_away(gaussia
 
 def test_mean_field_vi_uses_the_public_reparameterization_gradient(gaussian):
     # One Adam step from a fixed start equals the step computed from the public estimator.
-    fit = bc.mean_field_vi(gaussian.log_density, gaussian.grad_log_density, [0.0, 0.0], [0.0, 0.0],
+    fit = bc.mean_field_vi(gaussian, [0.0, 0.0], [0.0, 0.0],
                            1, RNG(4), n_samples=32, lr=0.1, track_elbo=False)
     noise = RNG(4).standard_normal((32, 2))
     gradient = bc.reparameterization_gradient(gaussian.grad_log_density, np.zeros(2), np.ones(2),

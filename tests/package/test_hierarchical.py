@@ -304,20 +304,17 @@ def test_hmc_diverges_in_the_centred_funnel_and_not_in_the_noncentred_form():
 
 def test_newton_ascent_climbs_into_the_centred_neck_and_finds_the_noncentred_mode():
     centred, noncentred = bc.centred_target(DATA), bc.noncentred_target(DATA)
-    path = bc.newton_ascent(centred.log_density, centred.grad_log_density, centred.neg_hessian,
-                            REFERENCE.mean, 40)
+    path = bc.newton_ascent(centred, REFERENCE.mean, 40)
     assert not path.converged and np.all(np.diff(path.log_density) > 0)
     assert path.points[-1, 1] < -4 and path.log_density[-1] > 30
-    path = bc.newton_ascent(noncentred.log_density, noncentred.grad_log_density,
-                            noncentred.neg_hessian, np.zeros(10), 60)
+    path = bc.newton_ascent(noncentred, np.zeros(10), 60)
     assert path.converged
     assert np.all(np.linalg.eigvalsh(noncentred.neg_hessian(path.points[-1])) > 0)
 
 
 def test_newton_ascent_agrees_with_newton_on_the_logistic_posterior(lecture):
     target = lecture.target
-    path = bc.newton_ascent(target.log_density, target.grad_log_density, target.neg_hessian,
-                            np.zeros(2), 30)
+    path = bc.newton_ascent(target, np.zeros(2), 30)
     assert path.converged
     np.testing.assert_allclose(path.points[-1], lecture.laplace.mean, rtol=1e-10)
 
@@ -347,7 +344,7 @@ def test_e_bfmi_matches_arviz(az):
     (lambda: bc.audit(REFERENCE, np.zeros((5, 10)), np.ones(4) / 4), "weights must have one entry"),
     (lambda: bc.audit(REFERENCE, np.zeros((5, 9))), r"draws must have shape \(n, 10\)"),
     (lambda: bc.e_bfmi(np.zeros((2, 3))), "draws must have at least 4 draws per chain"),
-    (lambda: bc.newton_ascent(*bc.centred_target(DATA)[:3], np.zeros(10), 5, tolerance=0),
+    (lambda: bc.newton_ascent(bc.centred_target(DATA), np.zeros(10), 5, tolerance=0),
      "tolerance must be a finite number > 0"),
 ])
 def test_bad_input_gets_a_clear_error(call, message):

@@ -140,7 +140,7 @@ def test_laplace_is_exact_for_a_gaussian_target():
     from bayescomp import gaussian_target
     mean, cov = np.array([1.0, -2.0]), np.array([[2.0, 0.6], [0.6, 0.5]])
     target = gaussian_target(mean, cov)
-    fit = laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2), 1)
+    fit = laplace_approximation(target, np.zeros(2), 1)
     np.testing.assert_allclose(fit.mean, mean)
     np.testing.assert_allclose(fit.cov, cov)
 

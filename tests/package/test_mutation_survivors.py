@@ -167,6 +167,10 @@ def flat_gradient(theta):
     return np.zeros(np.shape(theta))
 
 
+# log p~ = 0 in any dimension (dim None: the start sets it).
+FLAT = bc.Target(flat_log_density, flat_gradient, None, None)
+
+
 def gaussian_entropy(cov):
     """The entropy of N(m, cov), 0.5 log det(2 pi e cov)."""
     return 0.5 * np.linalg.slogdet(2 * np.pi * np.e * np.asarray(cov))[1]
@@ -177,11 +181,11 @@ def test_elbo_of_a_flat_target_is_the_entropy_of_q():
     # Survivors: every constant of the entropy (+ turned into -, 0.5 into 1.5, 2 pi into 3 pi,
     # ...), the ELBO's entropy sign, the ELBO left out of full_rank_vi's result.
     log_sd = np.log([0.5, 2.0, 3.0])
-    field = bc.mean_field_vi(flat_log_density, flat_gradient, np.zeros(3), log_sd, 1,
+    field = bc.mean_field_vi(FLAT, np.zeros(3), log_sd, 1,
                              np.random.default_rng(0))
     assert field.elbo[0] == pytest.approx(gaussian_entropy(np.diag(np.exp(2 * log_sd))), abs=1e-12)
     chol = np.array([[0.5, 0.0, 0.0], [0.3, 2.0, 0.0], [-0.2, 0.1, 3.0]])
-    full = bc.full_rank_vi(flat_log_density, flat_gradient, np.zeros(3), chol, 1,
+    full = bc.full_rank_vi(FLAT, np.zeros(3), chol, 1,
                            np.random.default_rng(0))
     assert full.elbo.shape == (1,)
     assert full.elbo[0] == pytest.approx(gaussian_entropy(chol @ chol.T), abs=1e-12)
@@ -196,7 +200,7 @@ def test_full_rank_vi_with_a_tiny_learning_rate_returns_its_start():
                                                        [-0.2, 0.1, 3.0]])
     target = bc.gaussian_target([0.0, 0.0, 0.0], np.eye(3))
     for n_steps, n_average in [(1, 0), (2, 2), (3, 1)]:
-        fit = bc.full_rank_vi(target.log_density, target.grad_log_density, mean, chol, n_steps,
+        fit = bc.full_rank_vi(target, mean, chol, n_steps,
                               np.random.default_rng(1), lr=1e-12, n_average=n_average)
         np.testing.assert_allclose(fit.mean, mean, atol=1e-9)
         np.testing.assert_allclose(fit.chol, chol, atol=1e-9)
@@ -213,8 +217,8 @@ def test_full_rank_vi_draws_its_first_points_from_the_initial_q():
     def log_density(theta):
         seen.append(np.array(theta, dtype=float))
         return -0.5 * np.sum(theta**2, axis=-1)
-    bc.full_rank_vi(log_density, lambda theta: -theta, mean, chol, 1, np.random.default_rng(5),
-                    n_samples=8)
+    bc.full_rank_vi(bc.Target(log_density, lambda theta: -theta, None, 2), mean, chol, 1,
+                    np.random.default_rng(5), n_samples=8)
     noise = np.random.default_rng(5).standard_normal((8, 2))
     np.testing.assert_allclose(seen[0], mean + noise @ chol.T, rtol=1e-12)
 
@@ -224,15 +228,15 @@ def test_full_rank_vi_steps_are_scale_free_with_the_default_adam_epsilon():
     # beside it. Survivor: eps = 1.00000001 as the default, which turns the step into lr times
     # the gradient, here 1e-4 of it. The target is wide (sd 100) and its mean 3 away.
     target = bc.gaussian_target([3.0, 3.0], np.diag([1e4, 1e4]))
-    fit = bc.full_rank_vi(target.log_density, target.grad_log_density, [0.0, 0.0], np.eye(2),
+    fit = bc.full_rank_vi(target, [0.0, 0.0], np.eye(2),
                           60, np.random.default_rng(2), n_samples=16, lr=0.1)
     assert np.all(fit.mean > 2.0)
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: bc.full_rank_vi(flat_log_density, flat_gradient, 0.0, np.eye(1), 1,
+    (lambda: bc.full_rank_vi(FLAT, 0.0, np.eye(1), 1,
                              np.random.default_rng(0)), "init_mean"),
-    (lambda: bc.full_rank_vi(flat_log_density, flat_gradient, [0.0, 0.0], np.eye(3), 1,
+    (lambda: bc.full_rank_vi(FLAT, [0.0, 0.0], np.eye(3), 1,
                              np.random.default_rng(0)), "init_chol"),
     (lambda: bc.reparameterization_gradient(flat_gradient, 0.0, 1.0, np.zeros((4, 1))), "mean"),
 ])

@@ -219,8 +219,7 @@ def ess_per_second():
     from bayescomp import book
     settings = book.LectureSettings()
     _, target = book.lecture_problem(settings)
-    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian,
-                                       np.zeros(2), settings.newton_steps)
+    laplace = bc.laplace_approximation(target, np.zeros(2), settings.newton_steps)
     rngs = [np.random.default_rng(settings.mcmc_first_seed + c) for c in range(4)]
     # CPU time of this process: other work on a shared machine does not count against it.
     start = time.process_time()

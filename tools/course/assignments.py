@@ -199,7 +199,7 @@ chains on **your own** data set, and report the posterior means and variances wi
         first_cell("ps3"),
         given("ps3-problem", """
 data, target, settings = homework.logistic_problem(VARIANT)
-laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+laplace = bc.laplace_approximation(target, np.zeros(2))
 proposal_chol = 1.1 * np.linalg.cholesky(laplace.cov)
 starts = np.array(settings.mcmc_starts)
 """),

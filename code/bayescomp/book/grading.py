@@ -386,8 +386,7 @@ def logistic_reference(settings, resolution=241, half_width=10.0):
         raise ValueError(f"settings must be a LectureSettings; got {type(settings).__name__}")
     half_width = positive_float(half_width, "half_width")
     _, target = lecture_problem(settings)
-    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian,
-                                    np.zeros(target.dim), settings.newton_steps)
+    laplace = laplace_approximation(target, np.zeros(target.dim), settings.newton_steps)
     bounds = np.column_stack([laplace.mean - half_width * laplace.sd,
                               laplace.mean + half_width * laplace.sd])
     return LogisticReference(settings, target, laplace,

@@ -92,8 +92,7 @@ def run_lecture(settings=LectureSettings(), methods=SAMPLERS):
     s = settings
     data, target = lecture_problem(s)
     grid = grid_posterior(target.log_density, s.grid_bounds, s.grid_resolution)
-    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian,
-                                    np.zeros(target.dim), s.newton_steps)
+    laplace = laplace_approximation(target, np.zeros(target.dim), s.newton_steps)
     is_prior = is_laplace = chains = vi = None
     if "importance" in methods:
         is_prior = importance_sample(target, np.zeros(target.dim),
@@ -108,7 +107,7 @@ def run_lecture(settings=LectureSettings(), methods=SAMPLERS):
                             [np.random.default_rng(s.mcmc_first_seed + c)
                              for c in range(len(s.mcmc_starts))], s.mcmc_warmup)
     if "vi" in methods:
-        vi = mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
+        vi = mean_field_vi(target, laplace.mean,
                            np.log(laplace.sd), s.vi_steps, np.random.default_rng(s.vi_seed),
                            s.vi_samples, s.vi_lr, track_elbo=False)
     return LectureResults(s, data, target, grid, laplace, is_prior, is_laplace, chains, vi)
