@@ -81,6 +81,12 @@ help: ## list the targets
 # A venv with a lock installed; the copy of the lock (and of code/pyproject.toml, whose version
 # the editable install's metadata holds) in the venv says it is current, so a second run
 # installs nothing. pip 25.1 or newer: older pip ignores the PEP 639 licence in `pip show`.
+# The stamp cannot tell whose code/ the venv's editable bayescomp is: a venv shared by two
+# clones holds the one installed last. So every env target also checks that bayescomp is found
+# in this checkout's code/ (without importing it) and installs it from here when it is not.
+export BAYESCOMP_HERE := import importlib.util, pathlib, sys; \
+  spec = importlib.util.find_spec("bayescomp"); \
+  sys.exit(spec is None or pathlib.Path(spec.origin).resolve().parent != pathlib.Path("code/bayescomp").resolve())
 env-reader env-build env-test: ## install the reader, build or test lock into the venv
 ifeq ($(origin PYTHON),command line)
 	@test -x "$(PYTHON)" || { echo "PYTHON=$(PYTHON) does not exist or is not executable." >&2; exit 2; }
@@ -96,6 +102,9 @@ endif
 	  $(PYTHON) -m pip install -q "pip>=25.1" && \
 	  $(PYTHON) -m pip install -q -r $(LOCK_$(@:env-%=%)) && \
 	  cat $(LOCK_$(@:env-%=%)) code/pyproject.toml > $(ENV)/.bayescomp-$@.lock; }
+	@$(PYTHON) -c "$$BAYESCOMP_HERE" || { \
+	  echo "bayescomp in $(ENV) is not this checkout's code/: installing it from here (editable) ..."; \
+	  $(PYTHON) -m pip install -q --no-deps -e ./code && $(PYTHON) -c "$$BAYESCOMP_HERE"; }
 
 npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
@@ -108,13 +117,13 @@ assets: npm ## install the front-end files the website's build uses (MathJax, ax
 # The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
 # bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
 # with a demo page and the package's data script, and copies the bundles into the package
-# (code/bayescomp/static/, package data). Commit them: readers get them with no Node.js, and
+# (code/bayescomp/book/static/, package data). Commit them: readers get them with no Node.js, and
 # tests/package/test_distribution.py fails while the committed copies are stale.
 widgets: env-reader npm ## rebuild the live figures' bundles into the package (then commit them)
 	node code/widgets/build.mjs _build/widgets
 	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js \
-	   _build/widgets/bayescomp-question.js code/bayescomp/static/
-	$(PYTHON) -m bayescomp.widgets _build/widgets
+	   _build/widgets/bayescomp-question.js code/bayescomp/book/static/
+	$(PYTHON) -m bayescomp.book.widgets _build/widgets
 
 # Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide
 # per page, its speaker notes below it), drawn and printed offline by Debian's chromium.
@@ -139,9 +148,12 @@ book: env-build assets slides ## build the website into _build/html (decks, arch
 # `jupyter trust`: JupyterLab then runs the scripts stored in the chapters' outputs, so the
 # self-check questions work before a chapter has run (an untrusted chapter shows them with the
 # answer folded away, and no Check button).
+# BAYESCOMP_STILLS: where `make slides` put the live figures' stills, for RISE (the package
+# never looks for a checkout's _build itself).
 lab: env-reader ## open the chapters in JupyterLab
 	$(PYTHON) -m jupyter trust chapters/*.ipynb > /dev/null
-	$(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
+	BAYESCOMP_STILLS=$(CURDIR)/_build/widgets/stills \
+	  $(PYTHON) -m jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
 # The linters, settings in the repository: ruff (ruff.toml, the test lock) over the Python and
 # eslint (eslint.config.mjs, tools/npm) over the JavaScript; `make test` and `make check` run them.
@@ -269,7 +281,7 @@ mutation-js: env-reader ## mutation study of the widgets' engine (StrykerJS; slo
 	cp tests/engine/engine.test.mjs $(MUTATION_JS)/tests/engine/
 	cp $(STRYKER_DIR)/stryker.config.json $(STRYKER_DIR)/skip-coverage-count*.mjs $(MUTATION_JS)/
 	$(PYTHON) -m tests.engine.golden $(MUTATION_JS)/inputs/golden.json
-	$(PYTHON) -m bayescomp.widgets $(MUTATION_JS)/inputs
+	$(PYTHON) -m bayescomp.book.widgets $(MUTATION_JS)/inputs
 	cd $(MUTATION_JS) && for run in $(MUTATION_JS_RUNS); do \
 	  name=$$(echo $$run | tr : -); file=$${run%%:*}; \
 	  BAYESCOMP_GOLDEN=$(CURDIR)/$(MUTATION_JS)/inputs/golden.json \

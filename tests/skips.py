@@ -7,7 +7,7 @@ this plugin loaded, every skip is reported as a failure that carries the skip's 
 the skips explained below; their reasons are printed (``-rs``).
 
 Explained skips: the chapters' live-widget cells under nbval. Each chapter that teaches with a
-live figure has one Jupyter-only cell, ``bc.widgets.<name>()``, tagged ``skip-execution`` and
+live figure has one Jupyter-only cell, ``book.widgets.<name>()``, tagged ``skip-execution`` and
 ``nbval-skip``: its output is a widget that only a browser front end can show, so the website
 build does not run it and nbval cannot compare it. What it does is checked elsewhere:
 ``tests/book/test_widget_cells.py`` runs each such cell's code and checks the widget it makes,

@@ -121,6 +121,28 @@ def generator(rng, name="rng"):
     return rng
 
 
+# The fields of a Target that the methods call: gradient-based sampling and VI, Newton's method
+# for the mode, and the safeguarded ascent that also compares log densities.
+GRADIENT = ("log_density", "grad_log_density")
+CURVATURE = ("grad_log_density", "neg_hessian")
+ASCENT = ("log_density", "grad_log_density", "neg_hessian")
+
+
+def target_functions(target, dim=None, needed=("log_density",), name="target"):
+    """Check that ``target`` is a :class:`~bayescomp.problem.Target` (anything with its
+    fields) of ``dim`` parameters whose ``needed`` fields are callable; return them, or the one
+    function when one is needed."""
+    functions = [getattr(target, field, None) for field in needed]
+    if not all(callable(function) for function in functions):
+        raise ValueError(f"{name} must be a Target (e.g. bc.logistic_posterior(data) or "
+                         f"bc.gaussian_target(mean, cov)) with callable {' and '.join(needed)}; "
+                         f"got {type(target).__name__}")
+    own = getattr(target, "dim", None)
+    if dim is not None and isinstance(own, int) and own != dim:
+        raise ValueError(f"{name} has {own} parameters; the start or proposal has {dim}")
+    return tuple(functions) if len(functions) > 1 else functions[0]
+
+
 def chain_settings(starts, rngs, n_steps, n_warmup):
     """Check a multi-chain run: one start row per chain, one generator per chain (or one
     generator for them all), and a warm-up that leaves at least one draw. Returns

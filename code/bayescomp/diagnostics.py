@@ -351,7 +351,7 @@ def e_bfmi(energies):
     ----------
     energies : array_like, shape (chain, draw)
         The total energy :math:`\mathcal H` kept at each step
-        (:attr:`bayescomp.HMCChainsResult.energies`).
+        (:attr:`bayescomp.hmc.HMCChainsResult.energies`).
 
     Returns
     -------
@@ -473,7 +473,7 @@ def failed_checks(draws, divergent=None, energies=None):
     ----------
     draws : array_like, shape (chain, draw, param)
     divergent : array_like of bool, optional
-        Divergence flags of an HMC run (:attr:`bayescomp.HMCChainsResult.divergent`).
+        Divergence flags of an HMC run (:attr:`bayescomp.hmc.HMCChainsResult.divergent`).
     energies : array_like, shape (chain, draw), optional
         The energies of an HMC run, for E-BFMI.
 

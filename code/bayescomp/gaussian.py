@@ -6,7 +6,7 @@ from ._portable_math import product_with, sum_last_axis
 from .problem import Target
 
 
-def gaussian_logpdf(x, mean, cov):
+def gaussian_log_density(x, mean, cov):
     r"""Log density of :math:`N(\mu, \Sigma)` at each row of ``x``.
 
     Parameters

@@ -450,62 +450,6 @@ def audit_runs(reference, draws, weights=None, chains=True):
     return _audit(reference, _audited_values(draws), weights, chains)
 
 
-def format_mcse(mcse, decimals=3, width=0):
-    """An MCSE as text, with "n/a" where it is undefined.
-
-    Parameters
-    ----------
-    mcse : float
-        A Monte Carlo standard error (or a multiple of one), NaN where the draws cannot
-        estimate it (see :class:`Audit`).
-    decimals : int
-        Digits after the decimal point.
-    width : int
-        Right-align in this many characters, for tables.
-
-    Returns
-    -------
-    str
-        ``"n/a"`` for NaN, never ``"0.000"``: a printed zero would claim a certainty that
-        draws constant in the quantity cannot give.
-    """
-    if decimals < 0 or width < 0:
-        raise ValueError(f"decimals and width must be non-negative; got {decimals} and {width}")
-    text = f"{mcse:.{decimals}f}" if np.isfinite(mcse) else "n/a"
-    return text.rjust(width)
-
-
-def format_errors(errors, width=8, decimals=2):
-    """Audited errors as one line of signed, right-aligned numbers, for tables.
-
-    Parameters
-    ----------
-    errors : array_like, shape (K,)
-        Errors such as :attr:`Audit.errors` (NaN prints as ``n/a``, as in :func:`format_mcse`).
-    width : int or sequence of int
-        Characters per number: one width for all, or one per error.
-    decimals : int
-        Digits after the decimal point.
-
-    Returns
-    -------
-    str
-        Each error with its sign; one that rounds to zero prints as ``+0.00``, never ``-0.00``,
-        which would claim a direction the rounded number does not have.
-    """
-    errors = np.asarray(errors, dtype=float)
-    if errors.ndim != 1:
-        raise ValueError(f"errors must be a 1-D array; got shape {errors.shape}")
-    widths = np.broadcast_to(np.asarray(width), errors.shape) if np.ndim(width) == 0 else np.asarray(width)
-    if widths.shape != errors.shape:
-        raise ValueError(f"width must be one int or one per error ({errors.size}); got {len(widths)}")
-    if decimals < 0 or (widths < 0).any():
-        raise ValueError(f"decimals and width must be non-negative; got {decimals} and {width}")
-    # Adding 0.0 turns a rounded -0.0 into +0.0.
-    return "".join(f"{round(e, decimals) + 0.0:+{w}.{decimals}f}" if np.isfinite(e) else "n/a".rjust(w)
-                   for e, w in zip(errors, widths))
-
-
 def log_tau_theta_density(reference, group, theta_values, relative_to_mu=False):
     r"""The exact joint density of :math:`(\log\tau, \theta_j)`, or of
     :math:`(\log\tau, \theta_j - \mu)`, on the reference's nodes.

@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._chains import step_noise
-from ._checks import as_finite_array, chain_settings, generator, positive_float, positive_int
+from ._checks import (GRADIENT, as_finite_array, chain_settings, generator, positive_float,
+                      positive_int, target_functions)
 from ._portable_math import log as portable_log
 from ._portable_math import sum_last_axis
 
@@ -66,7 +67,7 @@ class HMCChainsResult(NamedTuple):
     Attributes
     ----------
     draws, accept_rates : ndarray
-        As in :class:`~bayescomp.metropolis.ChainsResult`: the kept draws, shape
+        As in :class:`~bayescomp.metropolis.MetropolisChainsResult`: the kept draws, shape
         ``(chain, draw, param)``, and each chain's acceptance rate over all its steps.
     n_gradient_evals : int
         Gradient evaluations summed over the chains, warm-up included.
@@ -93,8 +94,6 @@ DIVERGENCE_THRESHOLD = 1000.0
 #: The random walk's proposal scale in units of sd / sqrt(d): optimal as d grows, with
 #: acceptance near 0.234 (Roberts, Gelman and Gilks, 1997).
 RWM_OPTIMAL_SCALE = 2.38
-#: Chapter 6's HMC path length T = h L on N(0, I_d): h = T d^(-1/4), L = d^(1/4) steps.
-DIMENSION_PATH_LENGTH = 1.4
 
 
 def _check_dynamics(position, step_size, n_leapfrog, mass, position_name="start"):
@@ -240,16 +239,14 @@ def _run(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, 
     return draws, accepted, records["error"], divergent, records["energy"]
 
 
-def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_steps, rng,
-              mass=None):
+def hmc_chain(target, start, step_size, n_leapfrog, n_steps, rng, mass=None):
     r"""Run one Hamiltonian Monte Carlo chain with a fixed step size and trajectory length.
 
     Parameters
     ----------
-    log_density : callable
-        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized over leading axes.
-    grad_log_density : callable
-        ``theta (..., d) -> (..., d)``.
+    target : Target
+        The unnormalized log target: its ``log_density``, ``theta (..., d) -> (...)``, and
+        ``grad_log_density``, ``theta (..., d) -> (..., d)``, vectorized over leading axes.
     start : array_like, shape (d,)
     step_size : float
         Leapfrog step :math:`h > 0`.
@@ -287,6 +284,7 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
     trajectory's end, where the energy is computed anyway.
     """
     start = as_finite_array(start, "start", ndim=1)
+    log_density, grad_log_density = target_functions(target, start.size, GRADIENT)
     draws, accepted, errors, divergent, energies = _run(
         log_density, grad_log_density, start[None], step_size, n_leapfrog,
         positive_int(n_steps, "n_steps"), [generator(rng)], mass)
@@ -295,16 +293,15 @@ def hmc_chain(log_density, grad_log_density, start, step_size, n_leapfrog, n_ste
                      errors[0], divergent[0], energies[0])
 
 
-def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs,
-                   n_warmup=0, mass=None):
+def run_hmc_chains(target, starts, step_size, n_leapfrog, n_steps, rngs, n_warmup=0, mass=None):
     """Run one HMC chain per start, each with its own generator, all in lockstep.
 
     Parameters
     ----------
-    log_density, grad_log_density, step_size, n_leapfrog, mass
+    target, step_size, n_leapfrog, mass
         As for :func:`hmc_chain`.
     starts, n_steps, rngs, n_warmup
-        As for :func:`bayescomp.metropolis.run_chains`: a ``(chain, d)`` array of starts, steps
+        As for :func:`bayescomp.metropolis.run_metropolis_chains`: a ``(chain, d)`` array of starts, steps
         per chain with the warm-up, one generator per chain (or one for all chains), and the
         draws to discard.
 
@@ -323,6 +320,7 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     every chain's momentum, then every chain's uniform: much faster for many chains.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
+    log_density, grad_log_density = target_functions(target, starts.shape[1], GRADIENT)
     draws, accepted, errors, divergent, energies = _run(
         log_density, grad_log_density, starts, step_size, n_leapfrog, n_steps, rngs, mass)
     # Where each divergent trajectory started: the state before its step.
@@ -331,36 +329,3 @@ def run_hmc_chains(log_density, grad_log_density, starts, step_size, n_leapfrog,
     return HMCChainsResult(draws[:, n_warmup:], accepted.mean(axis=1),
                            len(starts) * (1 + n_steps * n_leapfrog), errors, divergent,
                            energies, before[divergent])
-
-
-def dimension_tuning(dim, path_length=DIMENSION_PATH_LENGTH, rwm_scale=RWM_OPTIMAL_SCALE):
-    r"""Chapter 6's tuning rules for a standard Gaussian in ``dim`` dimensions.
-
-    Parameters
-    ----------
-    dim : int
-    path_length : float
-        :math:`T`, the trajectory length :math:`hL` where :math:`d^{1/4}` is a whole number
-        (:math:`d` = 1, 16, 81, ...). Elsewhere :math:`L` is rounded and :math:`h` is not, so
-        :math:`hL = T\,\operatorname{round}(d^{1/4})/d^{1/4}`, between :math:`0.67\,T` and
-        :math:`1.28\,T` for :math:`d` up to 100 (for :math:`T = 1.4`: 1.57 at :math:`d = 10`,
-        1.33 at :math:`d = 100`).
-    rwm_scale : float
-        The random walk's proposal sd is ``rwm_scale / sqrt(dim)``.
-
-    Returns
-    -------
-    dict
-        ``rwm_scale``, ``step_size`` and ``n_leapfrog``.
-
-    Notes
-    -----
-    Random walk: :math:`2.38/\sqrt d`, optimal as :math:`d\to\infty` (Roberts et al., 1997).
-    HMC: the mean energy error of a trajectory grows like :math:`d h^4`, so
-    :math:`h = T d^{-1/4}` keeps the acceptance rate steady, with
-    :math:`L = \operatorname{round}(d^{1/4})` steps (at least one) (Beskos et al., 2013).
-    """
-    dim = positive_int(dim, "dim")
-    return {"rwm_scale": positive_float(rwm_scale, "rwm_scale") / np.sqrt(dim),
-            "step_size": positive_float(path_length, "path_length") * dim ** -0.25,
-            "n_leapfrog": max(1, round(dim ** 0.25))}

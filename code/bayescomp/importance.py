@@ -4,8 +4,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_int,
-                      probability_vector)
-from .gaussian import gaussian_logpdf
+                      probability_vector, target_functions)
+from .gaussian import gaussian_log_density
 
 
 class ImportanceResult(NamedTuple):
@@ -51,13 +51,13 @@ def weight_ess(weights):
     return float(1.0 / np.sum(weights**2))
 
 
-def importance_sample(log_density, proposal_mean, proposal_cov, n_draws, rng):
+def importance_sample(target, proposal_mean, proposal_cov, n_draws, rng):
     r"""Self-normalized importance sampling from :math:`q = N(\mu, \Sigma)`.
 
     Parameters
     ----------
-    log_density : callable
-        ``theta (n, d) -> (n,)``, an unnormalized log target.
+    target : Target
+        The unnormalized log target (its ``log_density``, ``theta (n, d) -> (n,)``).
     proposal_mean : array_like, shape (d,)
     proposal_cov : array_like, shape (d, d)
         Symmetric positive definite.
@@ -83,10 +83,11 @@ def importance_sample(log_density, proposal_mean, proposal_cov, n_draws, rng):
     proposal_mean = as_finite_array(proposal_mean, "proposal_mean", ndim=1)
     positive_definite_cholesky(proposal_cov, "proposal_cov", proposal_mean.size,
                                "proposal_mean")
+    log_density = target_functions(target, proposal_mean.size)
     n_draws = positive_int(n_draws, "n_draws")
     rng = generator(rng)
     draws = rng.multivariate_normal(proposal_mean, proposal_cov, n_draws)
-    log_weights = log_density(draws) - gaussian_logpdf(draws, proposal_mean, proposal_cov)
+    log_weights = log_density(draws) - gaussian_log_density(draws, proposal_mean, proposal_cov)
     return weighted_result(draws, log_weights)
 
 
@@ -104,13 +105,13 @@ class ImportanceRuns(NamedTuple):
     log_weights: np.ndarray
 
 
-def importance_runs(log_density, proposal_means, proposal_covs, n_draws, rng):
+def importance_runs(target, proposal_means, proposal_covs, n_draws, rng):
     r"""Many runs of :func:`importance_sample` at once, each with its own Gaussian proposal.
 
     Parameters
     ----------
-    log_density : callable
-        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized.
+    target : Target
+        The unnormalized log target (its ``log_density``, vectorized over leading axes).
     proposal_means : array_like, shape (run, d)
     proposal_covs : array_like, shape (run, d, d)
         Each symmetric positive definite.
@@ -133,6 +134,7 @@ def importance_runs(log_density, proposal_means, proposal_covs, n_draws, rng):
     covs = as_finite_array(proposal_covs, "proposal_covs", shape=(n_run, dim, dim))
     factors = np.array([positive_definite_cholesky(cov, f"proposal_covs[{r}]", dim)
                         for r, cov in enumerate(covs)])
+    log_density = target_functions(target, dim)
     noise = generator(rng).standard_normal((n_run, positive_int(n_draws, "n_draws"), dim))
     draws = means[:, None] + noise @ np.swapaxes(factors, -1, -2)
     log_q = (-0.5 * np.sum(noise**2, axis=-1) - np.log(np.diagonal(factors, axis1=1, axis2=2))

@@ -3,7 +3,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, positive_float, positive_int
+from ._checks import (ASCENT, CURVATURE, as_finite_array, positive_float, positive_int,
+                      target_functions)
 
 
 class LaplaceResult(NamedTuple):
@@ -27,15 +28,14 @@ class LaplaceResult(NamedTuple):
     grad_norm: float
 
 
-def newton_map(grad_log_density, neg_hessian, start, n_steps=12):
+def newton_map(target, start, n_steps=12):
     r"""Find the mode of a log density by Newton's method.
 
     Parameters
     ----------
-    grad_log_density : callable
-        ``theta (d,) -> (d,)``.
-    neg_hessian : callable
-        ``theta (d,) -> (d, d)``, minus the Hessian; positive definite for a log-concave target.
+    target : Target
+        Its ``grad_log_density``, ``theta (d,) -> (d,)``, and ``neg_hessian``,
+        ``theta (d,) -> (d, d)``, minus the Hessian: positive definite for a log-concave target.
     start : array_like, shape (d,)
     n_steps : int
         Number of Newton updates (no early stopping, so runs are reproducible step for step).
@@ -52,6 +52,7 @@ def newton_map(grad_log_density, neg_hessian, start, n_steps=12):
     (Nocedal and Wright, 2006, chapter 3).
     """
     theta = as_finite_array(start, "start", ndim=1)
+    grad_log_density, neg_hessian = target_functions(target, theta.size, CURVATURE)
     n_steps = positive_int(n_steps, "n_steps")
     for _ in range(n_steps):
         theta = theta + np.linalg.solve(neg_hessian(theta), grad_log_density(theta))
@@ -94,12 +95,13 @@ def _uphill_step(log_density, theta, current, grad, hessian):
     return None
 
 
-def newton_ascent(log_density, grad_log_density, neg_hessian, start, n_steps, tolerance=1e-8):
+def newton_ascent(target, start, n_steps, tolerance=1e-8):
     r"""Climb :math:`\log\tilde p` by Newton steps, damped when they would not go uphill.
 
     Parameters
     ----------
-    log_density, grad_log_density, neg_hessian : callable
+    target : Target
+        Its ``log_density``, ``grad_log_density`` and ``neg_hessian``.
     start : array_like, shape (d,)
     n_steps : int
         At most this many steps.
@@ -123,6 +125,7 @@ def newton_ascent(log_density, grad_log_density, neg_hessian, start, n_steps, to
     climbs to.
     """
     theta = as_finite_array(start, "start", ndim=1)
+    log_density, grad_log_density, neg_hessian = target_functions(target, theta.size, ASCENT)
     n_steps = positive_int(n_steps, "n_steps")
     tolerance = positive_float(tolerance, "tolerance")
     points, values = [theta], [float(log_density(theta))]
@@ -141,12 +144,12 @@ def newton_ascent(log_density, grad_log_density, neg_hessian, start, n_steps, to
     return AscentPath(np.array(points), np.array(values), converged)
 
 
-def laplace_approximation(grad_log_density, neg_hessian, start, n_steps=12):
+def laplace_approximation(target, start, n_steps=12):
     r"""Gaussian approximation :math:`N(\hat\theta, H(\hat\theta)^{-1})` at the MAP.
 
     Parameters
     ----------
-    grad_log_density, neg_hessian, start, n_steps
+    target, start, n_steps
         As for :func:`newton_map`.
 
     Returns
@@ -164,7 +167,8 @@ def laplace_approximation(grad_log_density, neg_hessian, start, n_steps=12):
 
     is the log of a Gaussian with covariance :math:`H^{-1}` (Bishop, 2006, section 4.4).
     """
-    mode = newton_map(grad_log_density, neg_hessian, start, n_steps)
+    mode = newton_map(target, start, n_steps)
+    grad_log_density, neg_hessian = target_functions(target, mode.size, CURVATURE)
     hessian = neg_hessian(mode)
     if np.any(np.linalg.eigvalsh(hessian) <= 0):
         raise ValueError("neg_hessian at the mode must be positive definite; "

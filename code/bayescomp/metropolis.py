@@ -8,11 +8,11 @@ import numpy as np
 
 from ._chains import step_noise
 from ._checks import (as_finite_array, chain_settings, cholesky_factor, generator,
-                      integer_in_range, positive_int)
+                      integer_in_range, positive_int, target_functions)
 from ._portable_math import product_with
 
 
-class ChainResult(NamedTuple):
+class MetropolisResult(NamedTuple):
     """One Metropolis chain.
 
     Attributes
@@ -33,8 +33,8 @@ class ChainResult(NamedTuple):
     accepted: Optional[np.ndarray] = None
 
 
-class ChainsResult(NamedTuple):
-    """Several chains after warm-up.
+class MetropolisChainsResult(NamedTuple):
+    """Several Metropolis chains after warm-up.
 
     Attributes
     ----------
@@ -116,13 +116,14 @@ def _walk(log_density, starts, proposal_chol, n_steps, rngs, keep=None, record_p
     return draws, proposals, accepted
 
 
-def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_proposals=False):
+def metropolis_chain(target, start, proposal_chol, n_steps, rng, record_proposals=False):
     r"""Run one random-walk Metropolis chain.
 
     Parameters
     ----------
-    log_density : callable
-        ``theta (..., d) -> (...)``, an unnormalized log target, vectorized over leading axes.
+    target : Target
+        The unnormalized log target; its ``log_density``, ``theta (..., d) -> (...)``, is
+        vectorized over leading axes.
     start : array_like, shape (d,)
     proposal_chol : array_like, shape (d, d)
         Lower Cholesky factor :math:`L` of the proposal covariance.
@@ -133,7 +134,7 @@ def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_pro
 
     Returns
     -------
-    ChainResult
+    MetropolisResult
 
     Notes
     -----
@@ -145,21 +146,23 @@ def metropolis_chain(log_density, start, proposal_chol, n_steps, rng, record_pro
     2013, section 11.2).
     """
     start = as_finite_array(start, "start", ndim=1)
+    cholesky_factor(proposal_chol, "proposal_chol", start.size, "each start")
+    log_density = target_functions(target, start.size)
     draws, proposals, accepted = _walk(log_density, start[None], proposal_chol,
                                        positive_int(n_steps, "n_steps"), [generator(rng)],
                                        record_proposals=record_proposals)
     if record_proposals:
-        return ChainResult(draws[0], float(accepted[0].mean()), proposals[0], accepted[0])
-    return ChainResult(draws[0], float(accepted[0].mean()))
+        return MetropolisResult(draws[0], float(accepted[0].mean()), proposals[0], accepted[0])
+    return MetropolisResult(draws[0], float(accepted[0].mean()))
 
 
-def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0, thin=1):
+def run_metropolis_chains(target, starts, proposal_chol, n_steps, rngs, n_warmup=0, thin=1):
     """Run one Metropolis chain per start, all in lockstep.
 
     Parameters
     ----------
-    log_density : callable
-        Vectorized over leading axes.
+    target : Target
+        As for :func:`metropolis_chain`.
     starts : array_like, shape (chain, d)
     proposal_chol : array_like, shape (d, d)
     n_steps : int
@@ -177,7 +180,7 @@ def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0, th
 
     Returns
     -------
-    ChainsResult
+    MetropolisChainsResult
         Draws of shape ``(chain, (n_steps - n_warmup) // thin, d)``.
 
     Notes
@@ -190,8 +193,10 @@ def run_chains(log_density, starts, proposal_chol, n_steps, rngs, n_warmup=0, th
     each step draws every chain's normals, then every chain's uniform.
     """
     starts, rngs, n_steps, n_warmup = chain_settings(starts, rngs, n_steps, n_warmup)
+    cholesky_factor(proposal_chol, "proposal_chol", starts.shape[1], "each start")
+    log_density = target_functions(target, starts.shape[1])
     thin = integer_in_range(thin, "thin", 1, n_steps - n_warmup, "n_steps - n_warmup",
                             inclusive=True)
     keep = np.arange(n_warmup + thin - 1, n_steps, thin)
     draws, _, accepted = _walk(log_density, starts, proposal_chol, n_steps, rngs, keep)
-    return ChainsResult(draws, accepted.mean(axis=1))
+    return MetropolisChainsResult(draws, accepted.mean(axis=1))

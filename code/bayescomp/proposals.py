@@ -11,8 +11,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ._checks import (as_finite_array, generator, positive_definite_cholesky, positive_float,
-                      positive_int, unit_interval_float)
-from .gaussian import gaussian_logpdf
+                      positive_int, target_functions, unit_interval_float)
+from .gaussian import gaussian_log_density
 from .importance import weighted_result
 
 
@@ -30,7 +30,7 @@ def gaussian_proposal(mean, cov):
     cov = np.asarray(cov, dtype=float)
     positive_definite_cholesky(cov, "cov", mean.size, "mean")
     return Proposal(lambda n, rng: rng.multivariate_normal(mean, cov, n),
-                    lambda theta: gaussian_logpdf(theta, mean, cov), "Gaussian")
+                    lambda theta: gaussian_log_density(theta, mean, cov), "Gaussian")
 
 
 def student_t_proposal(mean, cov, df):
@@ -93,13 +93,15 @@ def defensive_mixture(main, fallback, fallback_weight):
     return Proposal(sample, log_density, f"{main.name} + {alpha:g} x {fallback.name}")
 
 
-def importance_sample_from(log_density, proposal, n_draws, rng):
-    """Self-normalized importance sampling from any :class:`Proposal`.
+def importance_sample_from(target, proposal, n_draws, rng):
+    """Self-normalized importance sampling of ``target`` (a :class:`~bayescomp.problem.Target`)
+    from any :class:`Proposal`.
 
     Returns the same :class:`ImportanceResult` as :func:`importance_sample`; with
     ``gaussian_proposal(mean, cov)`` and the same generator it gives the same draws.
     """
     n_draws = positive_int(n_draws, "n_draws")
+    log_density = target_functions(target)
     rng = generator(rng)
     draws = proposal.sample(n_draws, rng)
     return weighted_result(draws, log_density(draws) - proposal.log_density(draws))

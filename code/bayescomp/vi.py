@@ -3,8 +3,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import (as_finite_array, cholesky_factor, generator, integer_in_range, positive_float,
-                      positive_int)
+from ._checks import (GRADIENT, as_finite_array, cholesky_factor, generator, integer_in_range,
+                      positive_float, positive_int, target_functions)
 
 
 class MeanFieldResult(NamedTuple):
@@ -228,15 +228,15 @@ def _averaging(n_steps, n_average):
     return add, lambda last: tuple(totals) if n_average else last
 
 
-def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps, rng,
-                  n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8, n_average=0,
-                  track_elbo=True):
+def mean_field_vi(target, init_mean, init_log_sd, n_steps, rng, n_samples=256, lr=0.03,
+                  betas=(0.9, 0.999), eps=1e-8, n_average=0, track_elbo=True):
     r"""Fit :math:`q = N(m, \operatorname{diag}(s^2))` by maximizing the ELBO.
 
     Parameters
     ----------
-    log_density, grad_log_density : callable
-        The unnormalized log target and its gradient, both vectorized over leading axes.
+    target : Target
+        The unnormalized log target: its ``log_density`` and ``grad_log_density``, both
+        vectorized over leading axes.
     init_mean, init_log_sd : array_like, shape (d,) or (fit, d)
         One start, or one per fit for several independent fits run at once (say, replicates
         with different random numbers): every result then has the fit as its leading axis.
@@ -281,6 +281,7 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
     (Blei et al., 2017).
     """
     mean = _check_init_mean(init_mean)
+    log_density, grad_log_density = target_functions(target, mean.shape[-1], GRADIENT)
     log_sd = as_finite_array(init_log_sd, "init_log_sd", shape=mean.shape)
     n_steps, n_samples, lr, draw_noise = _check_settings(n_steps, n_samples, lr, rng, mean)
     n_average = _check_average(n_average, n_steps)
@@ -307,13 +308,14 @@ def mean_field_vi(log_density, grad_log_density, init_mean, init_log_sd, n_steps
                            np.moveaxis(mean_path, 0, -2), np.exp(np.moveaxis(log_sd_path, 0, -2)))
 
 
-def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, rng,
-                 n_samples=256, lr=0.03, betas=(0.9, 0.999), eps=1e-8, n_average=0):
+def full_rank_vi(target, init_mean, init_chol, n_steps, rng, n_samples=256, lr=0.03,
+                 betas=(0.9, 0.999), eps=1e-8, n_average=0):
     r"""Fit :math:`q = N(m, LL^\top)` with :math:`L` lower triangular, by maximizing the ELBO.
 
     Parameters
     ----------
-    log_density, grad_log_density : callable
+    target : Target
+        As for :func:`mean_field_vi`.
     init_mean : array_like, shape (d,) or (fit, d)
         As for :func:`mean_field_vi`: one start, or one per fit for several fits at once.
     init_chol : array_like, shape (d, d)
@@ -338,6 +340,7 @@ def full_rank_vi(log_density, grad_log_density, init_mean, init_chol, n_steps, r
     """
     mean = _check_init_mean(init_mean)
     dim = mean.shape[-1]
+    log_density, grad_log_density = target_functions(target, dim, GRADIENT)
     chol = cholesky_factor(init_chol, "init_chol", dim, "init_mean")
     n_steps, n_samples, lr, draw_noise = _check_settings(n_steps, n_samples, lr, rng, mean)
     n_average = _check_average(n_average, n_steps)

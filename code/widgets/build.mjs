@@ -3,15 +3,15 @@
 // - bayescomp-widgets.js: one classic script (IIFE) for the website and the decks (works from
 //   file://, where Chromium blocks ES modules);
 // - bayescomp-anywidget.js: an ES module whose default export is anywidget's render(), for
-//   JupyterLab (bayescomp.widgets.BayesCompWidget points its _esm at it);
-// - bayescomp-question.js: the questions' classic script, inlined by bayescomp.questions.
+//   JupyterLab (bayescomp.book.widgets.BayesCompWidget points its _esm at it);
+// - bayescomp-question.js: the questions' classic script, inlined by bayescomp.book.questions.
 // Also writes a page with every widget for trying them out, OUT_DIR/demo.html.
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
-// `make widgets` copies the two bundles into the package (code/bayescomp/static/), where they are
+// `make widgets` copies the two bundles into the package (code/bayescomp/book/static/), where they are
 // committed: readers get them inside bayescomp with no Node.js, and
 // tests/package/test_distribution.py fails when the committed copies differ from a fresh build.
-// The data script beside them comes from the package: python -m bayescomp.widgets OUT_DIR.
+// The data script beside them comes from the package: python -m bayescomp.book.widgets OUT_DIR.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -44,7 +44,7 @@ await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/main.js')], for
                       outfile: resolve(OUT, BUNDLE) });
 await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/anywidget.js')], format: 'esm',
                       outfile: resolve(OUT, ESM) });
-// The questions' script (ui/question.js), a classic script that bayescomp.questions inlines
+// The questions' script (ui/question.js), a classic script that bayescomp.book.questions inlines
 // after each question's HTML: small, and with no library in it.
 // keepNames only keeps its bytes as they were: the script is inlined into every question's stored
 // output in the chapters, so a change to it means re-executing them (nothing needs the names).

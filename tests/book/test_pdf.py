@@ -236,7 +236,7 @@ def test_every_live_figure_has_a_still():
     captions = re.findall(r"A still of the live figure", body())
     assert len(captions) == len(placeholders) > 0
     for name in placeholders:
-        assert f"bc.widgets.{name.replace('-', '_')}()" in body(), name
+        assert f"book.widgets.{name.replace('-', '_')}()" in body(), name
     images = subprocess.run(["pdfimages", "-list", str(pdf())], capture_output=True, text=True,
                             check=True).stdout.splitlines()[2:]
     rgb = [line for line in images if line.split()[5] in ("rgb", "icc")]

@@ -1,4 +1,4 @@
-"""The chapters' questions (bc.questions.ask): computed answers, placed on slides of their own.
+"""The chapters' questions (book.questions.ask): computed answers, placed on slides of their own.
 
 - Every chapter asks two or three questions, each on a poll slide with teaching notes, its code
   hidden on the website and on the slide (it holds the answer), its stored output the question.
@@ -17,10 +17,10 @@ import json
 import nbformat
 import pytest
 
-from bayescomp import questions
+from bayescomp.book import questions
 from tools import toc
 
-MODULES = {"bc", "np", "plt", "plotting", "math"}
+MODULES = {"bc", "book", "np", "plt", "plotting", "math"}
 # The numbered chapters ask questions; the landing page asks none.
 NUMBERED = [name for name in toc.CHAPTERS if name[:1].isdigit()]
 
@@ -30,13 +30,13 @@ def chapter(name):
 
 
 def is_question(cell):
-    return cell.cell_type == "code" and "bc.questions.ask(" in cell.source
+    return cell.cell_type == "code" and "book.questions.ask(" in cell.source
 
 
 def ask_call(source):
-    """The ``bc.questions.ask(...)`` call of a question cell."""
+    """The ``book.questions.ask(...)`` call of a question cell."""
     calls = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
-             and ast.unparse(node.func) in ("bc.questions.ask", "questions.ask", "ask")]
+             and ast.unparse(node.func) in ("book.questions.ask", "questions.ask", "ask")]
     assert len(calls) == 1, f"one ask() call per question cell, found {len(calls)}"
     return calls[0]
 
@@ -77,7 +77,7 @@ def answer_sources(source, earlier):
     while todo:
         expr = todo.pop()
         for node in ast.walk(expr):
-            if isinstance(node, ast.Call) and ast.unparse(node.func).startswith("bc."):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).startswith(("bc.", "book.")):
                 package_calls = True
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in seen:
                 seen.add(node.id)
@@ -131,12 +131,12 @@ EARLIER = {"ess_prior", "ess_laplace", "settings"}
 
 
 @pytest.mark.parametrize("source", [
-    'bc.questions.ask("Q?", choices=["a", "b"], answer=1)',
-    'bc.questions.ask("Q?", 681.1, relative=0.1)',
-    'bc.questions.ask("Q?", -3.5, tolerance=0.1)',
-    'right = 1\nbc.questions.ask("Q?", choices=["a", "b"], answer=right)',
-    'bc.questions.ask("Q?", choices=["a", "b"], answer="b")',
-    'bc.questions.ask("Q?", choices=["a", "b"], answer=int(3 > 2))',
+    'book.questions.ask("Q?", choices=["a", "b"], answer=1)',
+    'book.questions.ask("Q?", 681.1, relative=0.1)',
+    'book.questions.ask("Q?", -3.5, tolerance=0.1)',
+    'right = 1\nbook.questions.ask("Q?", choices=["a", "b"], answer=right)',
+    'book.questions.ask("Q?", choices=["a", "b"], answer="b")',
+    'book.questions.ask("Q?", choices=["a", "b"], answer=int(3 > 2))',
 ])
 def test_the_check_sees_a_typed_answer(source):
     """Negative controls: answers typed by hand, directly or through a name, are caught."""
@@ -149,7 +149,7 @@ def test_the_check_sees_a_typed_answer(source):
 
 def test_the_check_accepts_a_computed_answer():
     source = ('larger = int(ess_laplace > ess_prior)\n'
-              'bc.questions.ask("Q?", choices=["prior", "Laplace"], answer=larger)')
+              'book.questions.ask("Q?", choices=["prior", "Laplace"], answer=larger)')
     assert answer_sources(source, EARLIER) == ({"ess_laplace", "ess_prior"}, False)
 
 

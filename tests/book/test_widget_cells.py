@@ -1,6 +1,6 @@
 """The chapters' Jupyter-only live-widget cells, which the build and nbval do not run.
 
-Each cell is ``bc.widgets.<name>(...)`` under the chapter's ``<div data-widget="NAME">``
+Each cell is ``book.widgets.<name>(...)`` under the chapter's ``<div data-widget="NAME">``
 placeholder. Here each such cell's code runs against the package, with anywidget, and must make
 the widget its chapter's placeholder names (a renamed function or widget would otherwise go
 unnoticed until a reader ran the cell). The widget is shown in JupyterLab by
@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 import bayescomp as bc
+from bayescomp import book
 from tools import toc
 
 from ..skips import is_widget_cell
@@ -42,7 +43,7 @@ def test_widget_cell_makes_the_placeholders_widget(name):
     placeholders, cells = chapter_widgets(name)
     made = [shown_value(cell.source) for cell in cells]
     assert [widget.widget for widget in made] == placeholders
-    assert all(widget.widget in bc.widgets.WIDGETS for widget in made)
+    assert all(widget.widget in book.widgets.WIDGETS for widget in made)
 
 
 def shown_value(source):
@@ -50,6 +51,6 @@ def shown_value(source):
     tree = ast.parse(source)
     last = tree.body.pop()
     assert isinstance(last, ast.Expr), "a widget cell must end with the widget"
-    namespace = {"bc": bc}
+    namespace = {"bc": bc, "book": book}
     exec(compile(tree, "<widget cell>", "exec"), namespace)
     return eval(compile(ast.Expression(last.value), "<widget cell>", "eval"), namespace)

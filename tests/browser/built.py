@@ -55,7 +55,7 @@ def run_widgets(page, scope="", timeout=30_000):
             f"() => {{ const el = document.querySelector('{selector}');"
             " return el.bcWidget && Object.keys(el.bcWidget.readout()).length > 0; }",
             timeout=timeout)
-        # Each runs as far as for its still (bayescomp/figures.json): every readout and table
+        # Each runs as far as for its still (bayescomp/book/figures.json): every readout and table
         # filled in (the Metropolis figure's diagnostics table is the widest thing on a page).
         page.evaluate(f"document.querySelector('{selector}').bcWidget.widget.still()")
     # The readouts are written on the next frames; let them land.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tools.slides.stills import STILLS
 from tools.toc import ROOT
 
 from .lab import LAB_OFFLINE_FLAGS
@@ -126,9 +127,11 @@ def start_lab(command, port, **popen):
 def lab_env(tmp_path_factory):
     """The environment of the test's JupyterLab: its own config, runtime and data folders (the
     data folder holds the notebook trust database, so that what a developer trusted with
-    `make lab` cannot change what the tests see), and no Node.js, git or make on its PATH."""
+    `make lab` cannot change what the tests see), the stills' folder, and no Node.js, git or
+    make on its PATH."""
     settings = tmp_path_factory.mktemp("jupyter")
-    return dict(os.environ, JUPYTER_CONFIG_DIR=str(settings / "config"),
+    # The live figures' stills, made by `make slides`, for RISE (as `make lab` passes them).
+    return dict(os.environ, BAYESCOMP_STILLS=str(STILLS), JUPYTER_CONFIG_DIR=str(settings / "config"),
                 JUPYTER_RUNTIME_DIR=str(settings / "runtime"),
                 JUPYTER_DATA_DIR=str(settings / "data"),
                 PATH=path_without(settings / "bin", NO_NODE, keep_venv=True))

@@ -102,7 +102,7 @@ def not_run(result):
 def widget_cells(name):
     """(cell index, widget name) of the Jupyter-only live-figure cells of chapter ``name``."""
     notebook = nbformat.read(toc.notebook(name), as_version=4)
-    return [(i, re.search(r"bc\.widgets\.(\w+)\(", cell.source).group(1).replace("_", "-"))
+    return [(i, re.search(r"book\.widgets\.(\w+)\(", cell.source).group(1).replace("_", "-"))
             for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and is_widget_cell(cell)]
 
 

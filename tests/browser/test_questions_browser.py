@@ -1,4 +1,4 @@
-"""The questions (bc.questions.ask) in headless chromium, with the network cut.
+"""The questions (book.questions.ask) in headless chromium, with the network cut.
 
 On each of the three places a reader meets them, a question is asked, answered wrongly,
 answered rightly, and revealed:
@@ -24,7 +24,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from bayescomp import questions
+from bayescomp.book import questions
 from tools import toc
 from tools.slides import build as deck_builder
 from tools.toc import ROOT
@@ -35,9 +35,9 @@ DECKS = SITE / "slides"
 
 CELLS = [
     "import bayescomp as bc\nimport numpy as np\nvalues = np.array([3.0, 7.5])",
-    'bc.questions.ask("Which of the two values is larger?", choices=["the first", "the second"],\n'
+    'book.questions.ask("Which of the two values is larger?", choices=["the first", "the second"],\n'
     '                 answer=int(np.argmax(values)), explain=f"{values.max():g} is larger.")',
-    'bc.questions.ask("What is their sum?", values.sum(), tolerance=0.5, unit="units",\n'
+    'book.questions.ask("What is their sum?", values.sum(), tolerance=0.5, unit="units",\n'
     '                 explain="Add them.")',
 ]
 
@@ -284,7 +284,7 @@ def require_built(path):
 
 
 WITH_QUESTIONS = [name for name in toc.CHAPTERS
-                  if "bc.questions.ask(" in toc.notebook(name).read_text(encoding="utf-8")]
+                  if "book.questions.ask(" in toc.notebook(name).read_text(encoding="utf-8")]
 
 
 @pytest.mark.parametrize("name", WITH_QUESTIONS)

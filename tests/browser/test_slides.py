@@ -866,7 +866,7 @@ def test_handout_without_notes_has_none(tmp_path):
     assert answers_printed(name, plain) != []
 
 
-ANSWER_LABEL = "Answer:"   # how a question's revealed answer starts (bayescomp.questions)
+ANSWER_LABEL = "Answer:"   # how a question's revealed answer starts (bayescomp.book.questions)
 
 
 def answers_printed(name, text):

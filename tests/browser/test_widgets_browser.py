@@ -28,7 +28,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bayescomp import widgets
+from bayescomp.book import widgets
 from tools.slides import build as deck_builder
 from tools.toc import ROOT
 
@@ -36,7 +36,7 @@ from .offline import OfflinePage
 
 WIDGETS = widgets.WIDGETS                      # the package's names, as the pages get them
 SETTINGS = widgets.WidgetSettings()            # the thresholds the widgets colour readouts by
-# Every control of every widget (data-control names), from the manifest (bayescomp/figures.json):
+# Every control of every widget (data-control names), from the manifest (bayescomp/book/figures.json):
 # a new control must be added there. The funnel's list holds both samplers' settings: the
 # other sampler's are greyed out (test_the_funnel_greys_out_the_other_samplers_settings).
 FIGURES = {figure["name"]: figure for figure in widgets.widget_data()["figures"]}
@@ -56,7 +56,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("widgets")
     subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs"), str(out)], check=True,
                    capture_output=True)
-    subprocess.run([sys.executable, "-m", "bayescomp.widgets", str(out)], check=True,
+    subprocess.run([sys.executable, "-m", "bayescomp.book.widgets", str(out)], check=True,
                    capture_output=True)
     return out
 
@@ -309,7 +309,7 @@ def test_every_control_changes_the_readouts(name, how, site, offline_page):
     page = view.page
     root = open_widget(page, f"{site}/{name}.html", name)
     found = set(root.locator("[data-control]").evaluate_all("els => els.map(e => e.dataset.control)"))
-    assert found - {"copy-link"} == set(CONTROLS[name]) - {"canvas"}, "controls changed: update their list in bayescomp/figures.json"
+    assert found - {"copy-link"} == set(CONTROLS[name]) - {"canvas"}, "controls changed: update their list in bayescomp/book/figures.json"
     assert root.locator("canvas[tabindex]").count() >= 1
     unchanged = []
     for control in CONTROLS[name]:
@@ -346,8 +346,8 @@ def test_controls_are_labelled_and_focus_is_visible(site, offline_page):
 # --- the numbers ---------------------------------------------------------------------------------
 
 def test_posterior_explorer_shows_the_books_grid(site, offline_page):
-    import bayescomp as bc
-    lecture = bc.run_lecture(methods=())
+    from bayescomp import book
+    lecture = book.run_lecture(methods=())
     view = offline_page(site)
     open_widget(view.page, f"{site}/posterior-explorer.html", "posterior-explorer")
     shown = readout(view.page, "posterior-explorer")
@@ -1021,12 +1021,12 @@ def open_widget_on_slide(page, name):
 # --- JupyterLab ---------------------------------------------------------------------------------
 
 def test_anywidget_in_jupyterlab(lab_url, offline_page):
-    """bc.widgets.metropolis() in a notebook: the package's bundle, the data from the kernel, and
+    """book.widgets.metropolis() in a notebook: the package's bundle, the data from the kernel, and
     no Node.js on the server's PATH (the clone's reader path)."""
     folder = ROOT / "_build" / "widgets-lab"
     folder.mkdir(parents=True, exist_ok=True)
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("from bayescomp import widgets\n"
+        nbformat.v4.new_code_cell("from bayescomp.book import widgets\n"
                                   "w = widgets.metropolis(scale=0.5)\nw"),
         nbformat.v4.new_code_cell("import time; time.sleep(1.5); print('steps', w.readout['steps'])"),
     ])
@@ -1063,13 +1063,13 @@ def test_anywidget_in_jupyterlab(lab_url, offline_page):
 @pytest.mark.parametrize("name,params,key", [("funnel", {"form": "non-centred"}, "form"),
                                              ("dimension", {"d": 50}, "d")])
 def test_new_widgets_in_jupyterlab(name, params, key, lab_url, offline_page):
-    """bc.widgets.funnel() and bc.widgets.dimension() in a notebook, with starting parameters;
+    """book.widgets.funnel() and book.widgets.dimension() in a notebook, with starting parameters;
     what the widget shows goes back to the kernel (its readout trait)."""
     folder = ROOT / "_build" / "widgets-lab"
     folder.mkdir(parents=True, exist_ok=True)
     function = name.replace("-", "_")
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(f"from bayescomp import widgets\nw = widgets.{function}(**{params!r})\nw"),
+        nbformat.v4.new_code_cell(f"from bayescomp.book import widgets\nw = widgets.{function}(**{params!r})\nw"),
         nbformat.v4.new_code_cell("import time; time.sleep(1.5); print('steps', w.readout['steps'])"),
     ])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 import bayescomp as bc
-from bayescomp import widgets
+from bayescomp import book
+from bayescomp.book import widgets
 from tools.toc import ROOT
 
 DEFAULT_OUT = ROOT / "_build" / "widgets" / "golden.json"
@@ -42,7 +43,7 @@ def plain(value):
 
 def problem(prior_sd=2.0, n_obs=80):
     """The book's data cut to the first ``n_obs`` observations, under prior sd ``prior_sd``."""
-    data, _ = bc.lecture_problem()
+    data, _ = book.lecture_problem()
     cut = bc.LogisticData(data.x[:n_obs], data.design[:n_obs], data.y[:n_obs], data.theta_true)
     return bc.logistic_posterior(cut, prior_sd**2)
 
@@ -57,7 +58,7 @@ def densities(target, points, hessian_points):
 def grid_case(prior_sd, n_obs, bounds, resolution=241):
     target = problem(prior_sd, n_obs)
     grid = bc.grid_posterior(target.log_density, bounds, resolution)
-    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    laplace = bc.laplace_approximation(target, np.zeros(2))
     x_new = [-2.0, 0.0, 2.0]
     x_curve = np.linspace(-4.0, 4.0, 41)      # the explorer's curve spans the data's range +- 1.5
     return {"prior_sd": prior_sd, "n": n_obs, "bounds": bounds, "resolution": resolution,
@@ -75,7 +76,7 @@ def wide_grid_case(prior_sd, n_obs, n_sd=25, resolution=751):
     points a side (converged to about 1e-7 here even where the posterior is most skewed). The
     explorer's grid must match them."""
     target = problem(prior_sd, n_obs)
-    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    laplace = bc.laplace_approximation(target, np.zeros(2))
     bounds = np.stack([laplace.mean - n_sd * laplace.sd, laplace.mean + n_sd * laplace.sd], axis=1)
     grid = bc.grid_posterior(target.log_density, bounds, resolution)
     return {"prior_sd": prior_sd, "n": n_obs, "mean": grid.mean, "sd": grid.sd}
@@ -103,7 +104,7 @@ def svd_factor(cov):
 
 
 def importance_replay(target, mean, cov, n_draws, seed):
-    result = bc.importance_sample(target.log_density, mean, cov, n_draws,
+    result = bc.importance_sample(target, mean, cov, n_draws,
                                   np.random.default_rng(seed))
     normals = np.random.default_rng(seed).standard_normal((n_draws, 2))
     factor = svd_factor(cov)
@@ -117,7 +118,7 @@ def importance_replay(target, mean, cov, n_draws, seed):
 
 def weighed_draws(target, proposal, n_draws, seed):
     """The package's draws from any proposal, and the estimates it makes from them."""
-    result = bc.importance_sample_from(target.log_density, proposal, n_draws,
+    result = bc.importance_sample_from(target, proposal, n_draws,
                                        np.random.default_rng(seed))
     return {"name": proposal.name, "draws": result.draws.ravel(),
             "log_q": proposal.log_density(result.draws), "estimate": result.mean,
@@ -131,7 +132,7 @@ def metropolis_replay(target, start, chol, n_steps, seed):
     for step in range(n_steps):        # the protocol's order: two normals, then a uniform
         normals[step] = rng.standard_normal(2)
         uniforms[step] = rng.random()
-    chain = bc.metropolis_chain(target.log_density, start, chol, n_steps,
+    chain = bc.metropolis_chain(target, start, chol, n_steps,
                                 np.random.default_rng(seed), record_proposals=True)
     return {"start": start, "chol": chol, "n_steps": n_steps, "seed": seed,
             "normals": normals.ravel(), "uniforms": uniforms, "draws": chain.draws.ravel(),
@@ -144,12 +145,10 @@ def vi_replay(target, laplace, n_steps, seed, full_rank):
     common = dict(n_steps=n_steps, rng=np.random.default_rng(seed), n_samples=256, lr=0.03)
     if full_rank:
         init_chol = np.linalg.cholesky(laplace.cov)
-        fit = bc.full_rank_vi(target.log_density, target.grad_log_density, laplace.mean,
-                              init_chol, **common)
+        fit = bc.full_rank_vi(target, laplace.mean, init_chol, **common)
         result = {"init_chol": init_chol, "chol": fit.chol, "cov": fit.cov}
     else:
-        fit = bc.mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
-                               np.log(laplace.sd), **common)
+        fit = bc.mean_field_vi(target, laplace.mean, np.log(laplace.sd), **common)
         result = {"init_log_sd": np.log(laplace.sd), "sd": fit.sd}
     return {**result, "init_mean": laplace.mean, "n_steps": n_steps, "seed": seed,
             "n_samples": 256, "lr": 0.03, "normals": normals.ravel(), "mean": fit.mean,
@@ -158,7 +157,7 @@ def vi_replay(target, laplace, n_steps, seed, full_rank):
 
 def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
     """The package's HMC chain and the draws it consumed: per step d normals, then a uniform."""
-    chain = bc.hmc_chain(target.log_density, target.grad_log_density, start, step_size,
+    chain = bc.hmc_chain(target, start, step_size,
                          n_leapfrog, n_steps, np.random.default_rng(seed), mass=mass)
     rng, dim = np.random.default_rng(seed), len(start)
     normals, uniforms = [], []
@@ -212,7 +211,7 @@ def hierarchical_case():
 def walk_replay(target, start, scale, n_steps, seed):
     """The package's random walk with the diagonal proposal diag(scale) and the draws it used:
     per step d normals, then a uniform."""
-    chain = bc.metropolis_chain(target.log_density, start, np.diag(scale), n_steps,
+    chain = bc.metropolis_chain(target, start, np.diag(scale), n_steps,
                                 np.random.default_rng(seed), record_proposals=True)
     rng, dim = np.random.default_rng(seed), len(start)
     normals, uniforms = [], []
@@ -235,10 +234,10 @@ def dimension_case():
                          - math.lgamma(d / 2)) for r in radii] for d in dims]
     replays = []
     for d, seed in ((10, 5), (16, 6)):
-        tuning = bc.dimension_tuning(d)
+        tuning = book.dimension_tuning(d)
         target = bc.gaussian_target(np.zeros(d), np.eye(d))
         start = np.random.default_rng(seed + 100).standard_normal(d)
-        rwm = bc.metropolis_chain(target.log_density, start, tuning["rwm_scale"] * np.eye(d), 300,
+        rwm = bc.metropolis_chain(target, start, tuning["rwm_scale"] * np.eye(d), 300,
                                   np.random.default_rng(seed), record_proposals=True)
         rng = np.random.default_rng(seed)
         normals, uniforms = [], []
@@ -255,8 +254,8 @@ def dimension_case():
                         "start": start, "tuning": tuning, "normals": np.ravel(normals),
                         "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
                         "rwm_accepted": rwm.accepted, "hmc": hmc})
-    return {"dims": dims, "tuning": [bc.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
-            "rwm_scale": bc.hmc.RWM_OPTIMAL_SCALE, "path_length": bc.hmc.DIMENSION_PATH_LENGTH,
+    return {"dims": dims, "tuning": [book.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
+            "rwm_scale": bc.hmc.RWM_OPTIMAL_SCALE, "path_length": book.chapters.DIMENSION_PATH_LENGTH,
             "radii": radii, "chi_density": density, "replays": replays,
             "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
 
@@ -357,9 +356,9 @@ def normal_quantile_case():
 
 
 def golden():
-    lecture = bc.run_lecture()
+    lecture = book.run_lecture()
     s, target, laplace = lecture.settings, lecture.target, lecture.laplace
-    data, _ = bc.lecture_problem(s)
+    data, _ = book.lecture_problem(s)
     rng = np.random.default_rng(0)
     points = rng.uniform([-2.5, 0.0], [1.5, 2.8], size=(100, 2))
     two = widgets.two_mode_target()
@@ -392,7 +391,7 @@ def golden():
                    "sd": laplace.sd, "grad_norm": laplace.grad_norm},
         "proposals": {"points": points, "mean": t_mean, "cov": t_cov, "df": t_df,
                       "student_t": student.log_density(points),
-                      "gaussian": bc.gaussian_logpdf(points, t_mean, t_cov),
+                      "gaussian": bc.gaussian_log_density(points, t_mean, t_cov),
                       "prior_cov": prior_cov, "fallback_weight": 0.2,
                       "defensive": defensive.log_density(points)},
         "weights": [

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bayescomp.widgets import write_data_script
+from bayescomp.book.widgets import write_data_script
 
 from . import golden
 

@@ -23,7 +23,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from bayescomp import grading, homework
+from bayescomp.book import grading, homework
 from tools.course import assignments
 
 NAME = "ps4"

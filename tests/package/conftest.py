@@ -1,6 +1,6 @@
 import pytest
 
-from bayescomp import run_lecture
+from bayescomp.book import run_lecture
 
 
 @pytest.fixture(scope="session")

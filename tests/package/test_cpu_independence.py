@@ -46,13 +46,13 @@ cases = {"gaussian": (gaussian, np.array([[0.0, 0.0], [2.0, -1.0], [-1.0, -3.0]]
          "non-centred": (bc.noncentred_target(data), np.round(bc.to_noncentred(exact), 4),
                          1 / np.round(reference.noncentred_sd, 3)**2)}
 for name, (target, starts, mass) in cases.items():
-    both = bc.run_hmc_chains(target.log_density, target.grad_log_density, starts, 0.3, 7, 40,
+    both = bc.run_hmc_chains(target, starts, 0.3, 7, 40,
                              [rng(s) for s in range(len(starts))], mass=mass)
-    single = bc.hmc_chain(target.log_density, target.grad_log_density, starts[-1], 0.3, 7, 40,
+    single = bc.hmc_chain(target, starts[-1], 0.3, 7, 40,
                           rng(len(starts) - 1), mass=mass)
-    walk = bc.run_chains(target.log_density, starts, 0.3 * np.eye(target.dim), 200,
+    walk = bc.run_metropolis_chains(target, starts, 0.3 * np.eye(target.dim), 200,
                          [rng(10 + s) for s in range(len(starts))])
-    alone = bc.metropolis_chain(target.log_density, starts[-1], 0.3 * np.eye(target.dim), 200,
+    alone = bc.metropolis_chain(target, starts[-1], 0.3 * np.eye(target.dim), 200,
                                 rng(10 + len(starts) - 1))
     checks[name] = [bool(np.array_equal(both.draws[-1], single.draws)),
                     bool(np.array_equal(both.energies[-1], single.energies)),

@@ -1,6 +1,6 @@
 """bayescomp as readers get it: a wheel and an sdist that carry the live figures' built front end.
 
-The two bundles (``code/bayescomp/static/``) are committed, so the clone's editable install and
+The two bundles (``code/bayescomp/book/static/``) are committed, so the clone's editable install and
 the wheel both give the live figures with no Node.js. Committed build output goes stale when
 ``code/widgets`` changes, so the first test rebuilds them with the pinned esbuild and compares
 bytes. The others build the wheel and the sdist as ``make book`` does (``tools.download.package``)
@@ -15,7 +15,7 @@ import zipfile
 
 import pytest
 
-from bayescomp import questions, widgets
+from bayescomp.book import questions, widgets
 from tools.download import package
 from tools.toc import ROOT
 
@@ -50,11 +50,11 @@ def test_wheel_and_sdist_carry_the_bundles(dist):
     sdist, wheel = dist
     with zipfile.ZipFile(wheel) as archive:
         for path in BUNDLES:
-            assert archive.read(f"bayescomp/static/{path.name}") == path.read_bytes(), path.name
+            assert archive.read(f"bayescomp/book/static/{path.name}") == path.read_bytes(), path.name
     with tarfile.open(sdist) as archive:
         top = sdist.name.removesuffix(".tar.gz")
         for path in BUNDLES:
-            member = archive.extractfile(f"{top}/bayescomp/static/{path.name}")
+            member = archive.extractfile(f"{top}/bayescomp/book/static/{path.name}")
             assert member.read() == path.read_bytes(), path.name
 
 
@@ -85,7 +85,7 @@ def test_wheel_is_reproducible(dist, tmp_path):
 
 def test_one_anywidget_class_with_the_packaged_module():
     pytest.importorskip("anywidget")
-    from bayescomp._anywidget import BayesCompWidget
+    from bayescomp.book._anywidget import BayesCompWidget
 
     assert BayesCompWidget._esm._path == widgets.ESM   # anywidget's FileContents of that file
     shown = [show() for show in (widgets.posterior_explorer, widgets.metropolis)]

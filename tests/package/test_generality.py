@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from bayescomp import (LectureSettings, effective_sample_size, full_rank_vi, gaussian_target,
-                       grid_posterior, importance_sample, laplace_approximation, lecture_problem,
-                       mean_field_vi, run_chains, run_lecture)
+from bayescomp import (effective_sample_size, full_rank_vi, gaussian_target, grid_posterior,
+                       importance_sample, laplace_approximation, mean_field_vi, run_metropolis_chains)
+from bayescomp.book import LectureSettings, lecture_problem, run_lecture
 
 
 def within_monte_carlo_error(estimate, truth, standard_error, z=4.0):
@@ -16,8 +16,8 @@ def test_grid_agrees_with_large_importance_sample_on_other_settings():
     settings = LectureSettings(data_seed=5, n_obs=40, prior_var=0.25)
     _, target = lecture_problem(settings)
     grid = grid_posterior(target.log_density, [(-2.0, 1.5), (-1.0, 2.5)], 301)
-    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
-    sample = importance_sample(target.log_density, laplace.mean, 2.0 * laplace.cov, 400_000,
+    laplace = laplace_approximation(target, np.zeros(2))
+    sample = importance_sample(target, laplace.mean, 2.0 * laplace.cov, 400_000,
                                np.random.default_rng(7))
     within_monte_carlo_error(sample.mean, grid.mean, grid.sd / np.sqrt(sample.ess))
     np.testing.assert_allclose(np.sqrt(np.diag(np.cov(sample.draws.T, aweights=sample.weights))),
@@ -35,7 +35,7 @@ def test_grid_is_converged_in_resolution():
 def test_laplace_matches_grid_when_data_are_plentiful():
     # With n = 80 the MAP sits 0.26 posterior sd from the mean; with n = 3000 the skew fades.
     _, target = lecture_problem(LectureSettings(n_obs=3000, data_seed=1))
-    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+    laplace = laplace_approximation(target, np.zeros(2))
     box = np.column_stack([laplace.mean - 7 * laplace.sd, laplace.mean + 7 * laplace.sd])
     grid = grid_posterior(target.log_density, box, 151)
     np.testing.assert_array_less(np.abs(laplace.mean - grid.mean), 0.06 * grid.sd)
@@ -60,13 +60,13 @@ def test_grid_recovers_gaussian(gaussian):
 
 
 def test_importance_sampling_recovers_gaussian(gaussian):
-    sample = importance_sample(gaussian.log_density, [0.0, 0.0], 4 * np.eye(2), 50_000,
+    sample = importance_sample(gaussian, [0.0, 0.0], 4 * np.eye(2), 50_000,
                                np.random.default_rng(11))
     within_monte_carlo_error(sample.mean, MEAN, np.sqrt(np.diag(COV) / sample.ess))
 
 
 def test_metropolis_recovers_gaussian(gaussian):
-    chains = run_chains(gaussian.log_density, [[0, 0], [3, 0], [0, -4], [2, -1]],
+    chains = run_metropolis_chains(gaussian, [[0, 0], [3, 0], [0, -4], [2, -1]],
                         1.5 * np.linalg.cholesky(COV), 6000,
                         [np.random.default_rng(s) for s in range(4)], 1000)
     pooled = chains.draws.reshape(-1, 2)
@@ -78,15 +78,13 @@ def test_metropolis_recovers_gaussian(gaussian):
 def test_mean_field_vi_recovers_known_optimum(gaussian):
     # For a Gaussian target the reverse-KL mean-field optimum is known in closed form:
     # the mean is exact and each sd is 1 / sqrt(precision_ii), smaller than the marginal sd.
-    fit = mean_field_vi(gaussian.log_density, gaussian.grad_log_density, [0.0, 0.0],
-                        [0.0, 0.0], 1500, np.random.default_rng(5))
+    fit = mean_field_vi(gaussian, [0.0, 0.0], [0.0, 0.0], 1500, np.random.default_rng(5))
     np.testing.assert_allclose(fit.mean, MEAN, atol=0.02)
     np.testing.assert_allclose(fit.sd, 1 / np.sqrt(np.diag(np.linalg.inv(COV))), rtol=0.03)
 
 
 def test_full_rank_vi_recovers_gaussian(gaussian):
-    fit = full_rank_vi(gaussian.log_density, gaussian.grad_log_density, [0.0, 0.0],
-                       np.eye(2), 2000, np.random.default_rng(6))
+    fit = full_rank_vi(gaussian, [0.0, 0.0], np.eye(2), 2000, np.random.default_rng(6))
     np.testing.assert_allclose(fit.mean, MEAN, atol=0.02)
     np.testing.assert_allclose(fit.cov, COV, rtol=0.05, atol=0.02)
 
@@ -98,8 +96,7 @@ FAR_MEAN, FAR_LOG_SD = (1.5, 0.3), np.log([0.1, 0.1])
 
 def final_elbo(target, init_mean, init_log_sd, lr):
     """Mean of the last 100 ELBO estimates of 600 Adam steps (standard error about 0.01)."""
-    fit = mean_field_vi(target.log_density, target.grad_log_density, init_mean, init_log_sd,
-                        600, np.random.default_rng(31), lr=lr)
+    fit = mean_field_vi(target, init_mean, init_log_sd, 600, np.random.default_rng(31), lr=lr)
     return fit.elbo[-100:].mean()
 
 
@@ -122,7 +119,7 @@ def test_run_lecture_subset_matches_full_run(lecture):
 
 def test_iterate_averaging_steadies_full_rank_vi(gaussian):
     # Averaging the last iterates removes most of the step-to-step noise of the last one.
-    fits = [full_rank_vi(gaussian.log_density, gaussian.grad_log_density, [0.0, 0.0], np.eye(2),
+    fits = [full_rank_vi(gaussian, [0.0, 0.0], np.eye(2),
                          1500, np.random.default_rng(seed), n_average=750) for seed in range(3)]
     for fit in fits:
         np.testing.assert_allclose(fit.mean, MEAN, atol=0.01)

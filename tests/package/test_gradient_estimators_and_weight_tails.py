@@ -46,7 +46,7 @@ def test_batch_mean_baseline_is_shrunk_by_one_over_n(gaussian):
     # The batch-mean baseline gives exactly (n - 1)/n times the leave-one-out estimate.
     mean, sd, noise = np.array([0.3, 0.2]), np.array([0.8, 1.1]), RNG(2).standard_normal((10, 2))
     theta = mean + sd * noise
-    f = gaussian.log_density(theta) - bc.gaussian_logpdf(theta, mean, np.diag(sd**2))
+    f = gaussian.log_density(theta) - bc.gaussian_log_density(theta, mean, np.diag(sd**2))
     batch = ((f - f.mean())[:, None] * noise / sd).mean(axis=0)
     loo = bc.score_function_gradient(gaussian.log_density, mean, sd, noise).mean
     np.testing.assert_allclose(batch, 9 / 10 * loo, rtol=1e-12)
@@ -80,7 +80,7 @@ def test_score_function_variance_shrinks_near_the_optimum_and_grows_away(gaussia
 
 def test_mean_field_vi_uses_the_public_reparameterization_gradient(gaussian):
     # One Adam step from a fixed start equals the step computed from the public estimator.
-    fit = bc.mean_field_vi(gaussian.log_density, gaussian.grad_log_density, [0.0, 0.0], [0.0, 0.0],
+    fit = bc.mean_field_vi(gaussian, [0.0, 0.0], [0.0, 0.0],
                            1, RNG(4), n_samples=32, lr=0.1, track_elbo=False)
     noise = RNG(4).standard_normal((32, 2))
     gradient = bc.reparameterization_gradient(gaussian.grad_log_density, np.zeros(2), np.ones(2),
@@ -122,8 +122,8 @@ def standard_normal_log_density(theta):
 def test_log_normalizer_estimate_is_calibrated():
     z_scores = []
     for seed in range(200):
-        result = bc.importance_sample(standard_normal_log_density, [0.3, 0.0], 1.5**2 * np.eye(2),
-                                      500, RNG(seed))
+        result = bc.importance_sample(bc.Target(standard_normal_log_density, None, None, 2),
+                                      [0.3, 0.0], 1.5**2 * np.eye(2), 500, RNG(seed))
         estimate = bc.log_normalizer_estimate(result)
         z_scores.append((estimate.estimate - np.log(2 * np.pi)) / estimate.standard_error)
     assert abs(np.mean(z_scores)) < 0.3 and 0.8 < np.std(z_scores) < 1.2

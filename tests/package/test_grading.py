@@ -1,4 +1,4 @@
-"""The grading of random answers (bayescomp.grading): the bound, its false-fail rate measured on
+"""The grading of random answers (bayescomp.book.grading): the bound, its false-fail rate measured on
 honest simulated students, the faults it must catch, and one variant per student.
 
 Quick versions of the report's simulations (`make grading-report` runs many more students).
@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
-from bayescomp import grading, homework
+from bayescomp import book
+from bayescomp.book import grading, homework
 from tools.course import simulate
 
 ALLOWED = 0.01   # the false-fail rate the course allows
@@ -33,7 +34,7 @@ def bob():
 
 @pytest.fixture(scope="module")
 def alice_key(alice):
-    """The answer key of alice's Metropolis question: means and variances (bayescomp.homework)."""
+    """The answer key of alice's Metropolis question: means and variances (bayescomp.book.homework)."""
     n_draws = simulate.CHAINS * (simulate.STEPS - simulate.WARMUP)
     return homework.key(grading.student_variant("alice", "ps3"), n_draws)
 
@@ -115,9 +116,9 @@ def test_logistic_reference_is_converged(alice):
 
 def test_logistic_reference_on_the_books_data_is_the_wide_box():
     # The design notes' wide box, on which the 241-point grid converges for the book's data.
-    data, target = bc.lecture_problem()
+    data, target = book.lecture_problem()
     wide = bc.grid_posterior(target.log_density, ((-4.0, 3.0), (-1.0, 4.5)), 241)
-    ours = grading.logistic_reference(bc.LectureSettings())
+    ours = grading.logistic_reference(book.LectureSettings())
     assert np.abs(ours.grid.mean - wide.mean).max() < 1e-6
 
 
@@ -129,23 +130,23 @@ def importance_students(alice):
 
 def test_importance_expected_mcse_is_the_spread_of_honest_estimates(alice, importance_students):
     answers = importance_students
-    expected = grading.importance_expected_mcse(alice.grid, _prior_logpdf(alice), 2_000)
+    expected = grading.importance_expected_mcse(alice.grid, _prior_log_density(alice), 2_000)
     spread = answers.estimates.std(axis=0, ddof=1)
     # 250 estimates give their sd to about 5 %; the MCSEs the students report agree too.
     assert np.all(np.abs(spread / expected - 1) < 0.2)
     assert np.all(np.abs(np.median(answers.mcse, axis=0) / expected - 1) < 0.1)
 
 
-def _prior_logpdf(reference):
+def _prior_log_density(reference):
     mean, cov = simulate.prior_proposal(reference)
-    return lambda theta: bc.gaussian_logpdf(theta, mean, cov)
+    return lambda theta: bc.gaussian_log_density(theta, mean, cov)
 
 
 def test_expected_mcse_bad_input(alice):
     with pytest.raises(ValueError, match="grid must be a GridResult"):
-        grading.importance_expected_mcse(None, _prior_logpdf(alice), 10)
+        grading.importance_expected_mcse(None, _prior_log_density(alice), 10)
     with pytest.raises(ValueError, match="n_draws"):
-        grading.importance_expected_mcse(alice.grid, _prior_logpdf(alice), 0)
+        grading.importance_expected_mcse(alice.grid, _prior_log_density(alice), 0)
     with pytest.raises(ValueError, match="reference_draws must have shape"):
         grading.chain_expected_mcse(np.zeros((10, 2)), [1.0, 1.0], 10)
     with pytest.raises(ValueError, match="exact_sd must have 2"):
@@ -157,7 +158,7 @@ def test_expected_mcse_bad_input(alice):
 # --- honest students pass, at most 1 % fail ------------------------------------------------------
 
 def test_honest_importance_sampling_fails_at_most_one_percent(alice, importance_students):
-    expected = grading.importance_expected_mcse(alice.grid, _prior_logpdf(alice), 2_000)
+    expected = grading.importance_expected_mcse(alice.grid, _prior_log_density(alice), 2_000)
     assert_rate_at_most(simulate.grade_all(importance_students, alice.grid.mean, expected))
 
 
@@ -207,7 +208,7 @@ def test_a_neighbours_numbers_fail(bob):
 # --- one variant per student ------------------------------------------------------------------------
 
 def test_variants_are_stable_across_processes():
-    code = "from bayescomp import grading; print(grading.student_variant('alice', 'ps3').seed)"
+    code = "from bayescomp.book import grading; print(grading.student_variant('alice', 'ps3').seed)"
     seeds = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             env=os.environ | {"PYTHONHASHSEED": str(salt)}).stdout for salt in (1, 2)}
     assert seeds == {f"{grading.student_variant('alice', 'ps3').seed}\n"}
@@ -217,7 +218,7 @@ def test_variants_differ_between_students_and_assignments():
     seeds = {grading.student_variant(user, a).seed for user in ("alice", "bob", "carol")
              for a in ("ps2", "ps3")}
     assert len(seeds) == 6 and min(seeds) >= 1000
-    assert bc.LectureSettings().data_seed < 1000   # so no variant is the book's data
+    assert book.LectureSettings().data_seed < 1000   # so no variant is the book's data
 
 
 @pytest.mark.parametrize("user, assignment, message", [
@@ -251,7 +252,7 @@ def test_variant_data_differ_from_the_books():
     assert np.array_equal(data.sigma, bc.hierarchical_data().sigma)
     settings = grading.logistic_settings(variant)
     assert settings.data_seed == variant.seed and settings._replace(
-        data_seed=12, theta_true=(-0.4, 1.3)) == bc.LectureSettings()
+        data_seed=12, theta_true=(-0.4, 1.3)) == book.LectureSettings()
     for function in (grading.eight_schools_data, grading.logistic_settings):
         with pytest.raises(ValueError, match="variant must be a Variant"):
             function(("alice", "ps7", 1234))

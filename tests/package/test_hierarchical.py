@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
+from bayescomp import book
 from bayescomp import _portable_math as pm
 
 DATA = bc.hierarchical_data()
@@ -184,26 +185,26 @@ def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
 
 
 def test_an_undefined_mcse_prints_as_n_a_and_a_defined_one_as_a_number():
-    assert bc.format_mcse(np.nan) == "n/a"
-    assert bc.format_mcse(np.nan, width=5) == "  n/a"
-    assert bc.format_mcse(0.01234) == "0.012"
-    assert bc.format_mcse(0.0, decimals=2) == "0.00"   # a real zero stays a number
-    assert bc.format_mcse(0.5, decimals=1, width=6) == "   0.5"
+    assert book.format_mcse(np.nan) == "n/a"
+    assert book.format_mcse(np.nan, width=5) == "  n/a"
+    assert book.format_mcse(0.01234) == "0.012"
+    assert book.format_mcse(0.0, decimals=2) == "0.00"   # a real zero stays a number
+    assert book.format_mcse(0.5, decimals=1, width=6) == "   0.5"
     with pytest.raises(ValueError, match="decimals and width"):
-        bc.format_mcse(0.1, decimals=-1)
+        book.format_mcse(0.1, decimals=-1)
 
 
 def test_audited_errors_print_signed_aligned_and_never_as_minus_zero():
-    assert bc.format_errors([0.123, -1.5]) == "   +0.12   -1.50"
-    assert bc.format_errors([-0.004, 0.004]) == "   +0.00   +0.00"   # no "-0.00"
-    assert bc.format_errors([1.0, -2.0, 3.0], width=(5, 6, 7), decimals=1) == " +1.0  -2.0   +3.0"
-    assert bc.format_errors([np.nan], width=5) == "  n/a"
+    assert book.format_errors([0.123, -1.5]) == "   +0.12   -1.50"
+    assert book.format_errors([-0.004, 0.004]) == "   +0.00   +0.00"   # no "-0.00"
+    assert book.format_errors([1.0, -2.0, 3.0], width=(5, 6, 7), decimals=1) == " +1.0  -2.0   +3.0"
+    assert book.format_errors([np.nan], width=5) == "  n/a"
     with pytest.raises(ValueError, match="errors must be a 1-D"):
-        bc.format_errors(np.zeros((2, 2)))
+        book.format_errors(np.zeros((2, 2)))
     with pytest.raises(ValueError, match="width must be one int or one per error"):
-        bc.format_errors([0.1, 0.2], width=(5, 6, 7))
+        book.format_errors([0.1, 0.2], width=(5, 6, 7))
     with pytest.raises(ValueError, match="decimals and width"):
-        bc.format_errors([0.1], decimals=-1)
+        book.format_errors([0.1], decimals=-1)
 
 
 def test_audit_mcse_of_chains_and_of_weights():
@@ -274,9 +275,9 @@ def starts(form, n_chains=4, seed=70):
 def test_lockstep_chains_are_the_single_chains_bit_for_bit():
     target = bc.centred_target(DATA)
     mass = 1 / REFERENCE.sd**2
-    both = bc.run_hmc_chains(target.log_density, target.grad_log_density, starts("centred", 2),
+    both = bc.run_hmc_chains(target, starts("centred", 2),
                              0.3, 7, 60, [np.random.default_rng(s) for s in (1, 2)], mass=mass)
-    second = bc.hmc_chain(target.log_density, target.grad_log_density, starts("centred", 2)[1],
+    second = bc.hmc_chain(target, starts("centred", 2)[1],
                           0.3, 7, 60, np.random.default_rng(2), mass=mass)
     np.testing.assert_array_equal(both.draws[1], second.draws)
     np.testing.assert_array_equal(both.divergent[1], second.divergent)
@@ -289,7 +290,7 @@ def test_hmc_diverges_in_the_centred_funnel_and_not_in_the_noncentred_form():
         target = bc.hierarchical_target(DATA, form)
         sd = REFERENCE.sd if form == "centred" else REFERENCE.noncentred_sd
         results[form] = bc.run_hmc_chains(
-            target.log_density, target.grad_log_density, starts(form), 0.4, 5, 400,
+            target, starts(form), 0.4, 5, 400,
             [np.random.default_rng(90 + c) for c in range(4)], 100, mass=1 / sd**2)
     centred, noncentred = results["centred"], results["non-centred"]
     assert centred.divergent.mean() > 0.02 and not noncentred.divergent.any()
@@ -303,20 +304,17 @@ def test_hmc_diverges_in_the_centred_funnel_and_not_in_the_noncentred_form():
 
 def test_newton_ascent_climbs_into_the_centred_neck_and_finds_the_noncentred_mode():
     centred, noncentred = bc.centred_target(DATA), bc.noncentred_target(DATA)
-    path = bc.newton_ascent(centred.log_density, centred.grad_log_density, centred.neg_hessian,
-                            REFERENCE.mean, 40)
+    path = bc.newton_ascent(centred, REFERENCE.mean, 40)
     assert not path.converged and np.all(np.diff(path.log_density) > 0)
     assert path.points[-1, 1] < -4 and path.log_density[-1] > 30
-    path = bc.newton_ascent(noncentred.log_density, noncentred.grad_log_density,
-                            noncentred.neg_hessian, np.zeros(10), 60)
+    path = bc.newton_ascent(noncentred, np.zeros(10), 60)
     assert path.converged
     assert np.all(np.linalg.eigvalsh(noncentred.neg_hessian(path.points[-1])) > 0)
 
 
 def test_newton_ascent_agrees_with_newton_on_the_logistic_posterior(lecture):
     target = lecture.target
-    path = bc.newton_ascent(target.log_density, target.grad_log_density, target.neg_hessian,
-                            np.zeros(2), 30)
+    path = bc.newton_ascent(target, np.zeros(2), 30)
     assert path.converged
     np.testing.assert_allclose(path.points[-1], lecture.laplace.mean, rtol=1e-10)
 
@@ -346,7 +344,7 @@ def test_e_bfmi_matches_arviz(az):
     (lambda: bc.audit(REFERENCE, np.zeros((5, 10)), np.ones(4) / 4), "weights must have one entry"),
     (lambda: bc.audit(REFERENCE, np.zeros((5, 9))), r"draws must have shape \(n, 10\)"),
     (lambda: bc.e_bfmi(np.zeros((2, 3))), "draws must have at least 4 draws per chain"),
-    (lambda: bc.newton_ascent(*bc.centred_target(DATA)[:3], np.zeros(10), 5, tolerance=0),
+    (lambda: bc.newton_ascent(bc.centred_target(DATA), np.zeros(10), 5, tolerance=0),
      "tolerance must be a finite number > 0"),
 ])
 def test_bad_input_gets_a_clear_error(call, message):

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
+from bayescomp import book
 
 RNG = np.random.default_rng
 MEAN = np.array([1.0, -2.0])
@@ -18,7 +19,7 @@ def gaussian():
 @pytest.fixture(scope="module")
 def gaussian_chains(gaussian):
     # A trajectory length (0.45 * 7 ~ 3) that is not a multiple of the half-periods.
-    return bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS, 0.45, 7,
+    return bc.run_hmc_chains(gaussian, STARTS, 0.45, 7,
                              2500, [RNG(40 + c) for c in range(4)], n_warmup=500,
                              mass=1 / np.diag(COV))
 
@@ -55,9 +56,9 @@ def test_chains_report_their_cost(gaussian_chains):
 
 
 def test_chains_equal_single_runs(gaussian):
-    both = bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[:2], 0.3,
+    both = bc.run_hmc_chains(gaussian, STARTS[:2], 0.3,
                              5, 50, [RNG(1), RNG(2)])
-    second = bc.hmc_chain(gaussian.log_density, gaussian.grad_log_density, STARTS[1], 0.3, 5, 50,
+    second = bc.hmc_chain(gaussian, STARTS[1], 0.3, 5, 50,
                           RNG(2))
     np.testing.assert_array_equal(both.draws[1], second.draws)
     np.testing.assert_array_equal(both.energy_errors[1], second.energy_errors)
@@ -89,7 +90,7 @@ def test_leapfrog_is_reversible(lecture, mass):
 
 
 def test_divergent_trajectories_are_rejected(gaussian):
-    chain = bc.hmc_chain(gaussian.log_density, gaussian.grad_log_density, MEAN, 50.0, 30, 20,
+    chain = bc.hmc_chain(gaussian, MEAN, 50.0, 30, 20,
                          RNG(0))
     assert chain.accept_rate == 0
     np.testing.assert_array_equal(chain.draws, np.tile(MEAN, (20, 1)))
@@ -99,7 +100,7 @@ def test_divergent_trajectories_are_rejected(gaussian):
 def run(target, **changes):
     settings = dict(start=[0.0, 0.0], step_size=0.1, n_leapfrog=5, n_steps=10, rng=RNG(0))
     settings.update(changes)
-    return bc.hmc_chain(target.log_density, target.grad_log_density, **settings)
+    return bc.hmc_chain(target, **settings)
 
 
 @pytest.mark.parametrize("changes, message", [
@@ -130,26 +131,26 @@ def test_leapfrog_bad_state(gaussian, position, momentum, message):
 
 def test_chains_need_one_generator_each(gaussian):
     with pytest.raises(ValueError, match=r"rngs must be one np.random.Generator for all chains or hold one generator per start \(2\)"):
-        bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[:2], 0.1, 5,
+        bc.run_hmc_chains(gaussian, STARTS[:2], 0.1, 5,
                           10, [RNG(0)])
 
 
 def test_dimension_tuning_follows_chapter_6():
-    assert bc.dimension_tuning(16) == pytest.approx({"rwm_scale": 2.38 / 4, "step_size": 0.7,
+    assert book.dimension_tuning(16) == pytest.approx({"rwm_scale": 2.38 / 4, "step_size": 0.7,
                                                     "n_leapfrog": 2})
-    assert bc.dimension_tuning(1)["n_leapfrog"] == 1
+    assert book.dimension_tuning(1)["n_leapfrog"] == 1
     for d in (3, 50, 100):
-        tuning = bc.dimension_tuning(d)
+        tuning = book.dimension_tuning(d)
         # d h^4 is the same in every dimension: the energy error's mean stays fixed.
         assert d * tuning["step_size"] ** 4 == pytest.approx(1.4**4)
     with pytest.raises(ValueError, match="dim must be an integer >= 1"):
-        bc.dimension_tuning(0)
+        book.dimension_tuning(0)
 
 
 def test_one_shared_generator_gives_one_chain_the_single_run(gaussian):
-    shared = bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS[1:2], 0.3,
+    shared = bc.run_hmc_chains(gaussian, STARTS[1:2], 0.3,
                                5, 50, RNG(2))
-    single = bc.hmc_chain(gaussian.log_density, gaussian.grad_log_density, STARTS[1], 0.3, 5, 50,
+    single = bc.hmc_chain(gaussian, STARTS[1], 0.3, 5, 50,
                           RNG(2))
     np.testing.assert_array_equal(shared.draws[0], single.draws)
 
@@ -158,7 +159,7 @@ def test_a_shared_generator_batch_replays_chain_by_chain(gaussian):
     # Each step of a shared-generator run draws every chain's momentum, then every uniform;
     # replaying one chain alone with its share of those numbers must give its draws, bit for bit.
     n_steps, mass = 30, np.array([1.0, 0.5])
-    run = bc.run_hmc_chains(gaussian.log_density, gaussian.grad_log_density, STARTS, 0.3, 5,
+    run = bc.run_hmc_chains(gaussian, STARTS, 0.3, 5,
                             n_steps, RNG(8), mass=mass)
     rng, chain = RNG(8), 2
     position = np.array(STARTS[chain], dtype=float)[None]

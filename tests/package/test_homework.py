@@ -1,10 +1,10 @@
-"""The assignments' answer keys and checks (bayescomp.homework): whose work it is under
+"""The assignments' answer keys and checks (bayescomp.book.homework): whose work it is under
 nbgrader's autograde, what the visible and hidden checks accept and refuse."""
 import numpy as np
 import pytest
 
 import bayescomp as bc
-from bayescomp import grading, homework
+from bayescomp.book import grading, homework
 
 
 @pytest.fixture

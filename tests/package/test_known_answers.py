@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 
 from bayescomp import (effective_sample_size, gaussian_mixture_target, grid_posterior,
-                       isotropic_mixture_target, laplace_approximation, lecture_problem,
-                       mixture_moments, sigmoid, split_rhat, weight_ess)
+                       isotropic_mixture_target, laplace_approximation, mixture_moments, sigmoid,
+                       split_rhat, weight_ess)
+from bayescomp.book import lecture_problem
 
 
 def finite_difference_gradient(f, theta, h=1e-6):
@@ -42,7 +43,7 @@ def test_many_points_are_evaluated_in_blocks_with_the_same_values(n_obs, shape):
     values, point for point, as a hundred at a time, the last partial block included, in the
     points' own shape (draws, or a grid)."""
     from bayescomp.problem import ELEMENTS_PER_BLOCK
-    from bayescomp.lecture import LectureSettings
+    from bayescomp.book.lecture import LectureSettings
 
     _, target = lecture_problem(LectureSettings()._replace(n_obs=n_obs))
     points = np.random.default_rng(1).normal(size=(*shape, 2))
@@ -139,7 +140,7 @@ def test_laplace_is_exact_for_a_gaussian_target():
     from bayescomp import gaussian_target
     mean, cov = np.array([1.0, -2.0]), np.array([[2.0, 0.6], [0.6, 0.5]])
     target = gaussian_target(mean, cov)
-    fit = laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2), 1)
+    fit = laplace_approximation(target, np.zeros(2), 1)
     np.testing.assert_allclose(fit.mean, mean)
     np.testing.assert_allclose(fit.cov, cov)
 

@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import bayescomp as bc  # noqa: E402
-from bayescomp import plotting  # noqa: E402
+from bayescomp.book import plotting  # noqa: E402
 
 
 def svg_of(fig):

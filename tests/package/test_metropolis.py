@@ -16,22 +16,22 @@ def gaussian():
 
 
 def test_lockstep_chains_are_the_single_chains(gaussian):
-    run = bc.run_chains(gaussian.log_density, STARTS, CHOL, 200, [RNG(c) for c in range(3)])
+    run = bc.run_metropolis_chains(gaussian, STARTS, CHOL, 200, [RNG(c) for c in range(3)])
     for c, start in enumerate(STARTS):
-        single = bc.metropolis_chain(gaussian.log_density, start, CHOL, 200, RNG(c))
+        single = bc.metropolis_chain(gaussian, start, CHOL, 200, RNG(c))
         np.testing.assert_array_equal(run.draws[c], single.draws)
         assert run.accept_rates[c] == single.accept_rate
 
 
 def test_one_shared_generator_gives_one_chain_the_single_run(gaussian):
-    shared = bc.run_chains(gaussian.log_density, STARTS[:1], CHOL, 200, RNG(4))
-    single = bc.metropolis_chain(gaussian.log_density, STARTS[0], CHOL, 200, RNG(4))
+    shared = bc.run_metropolis_chains(gaussian, STARTS[:1], CHOL, 200, RNG(4))
+    single = bc.metropolis_chain(gaussian, STARTS[0], CHOL, 200, RNG(4))
     np.testing.assert_array_equal(shared.draws[0], single.draws)
 
 
 def test_a_shared_generator_batch_replays_chain_by_chain(gaussian):
     n_steps, chain = 100, 1
-    run = bc.run_chains(gaussian.log_density, STARTS, CHOL, n_steps, RNG(9))
+    run = bc.run_metropolis_chains(gaussian, STARTS, CHOL, n_steps, RNG(9))
     rng = RNG(9)
     state = (STARTS[chain:chain + 1], gaussian.log_density(STARTS[chain:chain + 1]))
     for step in range(n_steps):
@@ -57,7 +57,7 @@ def test_a_transition_moves_exactly_when_log_u_is_below_the_log_ratio(gaussian):
 
 
 def test_shared_generator_chains_sample_the_target(gaussian):
-    run = bc.run_chains(gaussian.log_density, np.tile([1.0, -2.0], (200, 1)), 1.2 * CHOL, 400,
+    run = bc.run_metropolis_chains(gaussian, np.tile([1.0, -2.0], (200, 1)), 1.2 * CHOL, 400,
                         RNG(5), n_warmup=100)
     pooled = run.draws.reshape(-1, 2)
     np.testing.assert_allclose(pooled.mean(axis=0), [1.0, -2.0], atol=0.05)
@@ -65,8 +65,8 @@ def test_shared_generator_chains_sample_the_target(gaussian):
 
 
 def test_thinning_keeps_every_thin_th_draw_after_warm_up(gaussian):
-    full = bc.run_chains(gaussian.log_density, STARTS, CHOL, 120, [RNG(c) for c in range(3)], 20)
-    thinned = bc.run_chains(gaussian.log_density, STARTS, CHOL, 120, [RNG(c) for c in range(3)],
+    full = bc.run_metropolis_chains(gaussian, STARTS, CHOL, 120, [RNG(c) for c in range(3)], 20)
+    thinned = bc.run_metropolis_chains(gaussian, STARTS, CHOL, 120, [RNG(c) for c in range(3)],
                             20, thin=7)
     np.testing.assert_array_equal(thinned.draws, full.draws[:, 6::7])
     np.testing.assert_array_equal(thinned.accept_rates, full.accept_rates)
@@ -75,5 +75,5 @@ def test_thinning_keeps_every_thin_th_draw_after_warm_up(gaussian):
 @pytest.mark.parametrize("thin", [0, 101, 2.5])
 def test_thinning_must_leave_a_draw(gaussian, thin):
     with pytest.raises(ValueError, match=r"thin must be an integer in \[1, n_steps - n_warmup\]"):
-        bc.run_chains(gaussian.log_density, STARTS, CHOL, 120, [RNG(c) for c in range(3)], 20,
+        bc.run_metropolis_chains(gaussian, STARTS, CHOL, 120, [RNG(c) for c in range(3)], 20,
                       thin=thin)

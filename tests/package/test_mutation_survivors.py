@@ -47,7 +47,7 @@ def test_hmc_with_a_tiny_step_conserves_energy_and_accepts_every_trajectory():
     # the whole point of HMC: with a step of 0.01 the leapfrog error is about 1e-5, every
     # trajectory is accepted, and the energy kept is the start's or the end's Hamiltonian.
     target = bc.gaussian_target([1.0, -2.0], [[1.0, 0.6], [0.6, 2.0]])
-    run = bc.hmc_chain(target.log_density, target.grad_log_density, [0.5, -1.0], 0.01, 5, 200,
+    run = bc.hmc_chain(target, [0.5, -1.0], 0.01, 5, 200,
                        np.random.default_rng(7))
     assert np.max(np.abs(run.energy_errors)) < 1e-3
     assert run.accept_rate == 1.0 and not run.divergent.any()
@@ -84,11 +84,10 @@ def test_weighted_result_is_stable_for_huge_log_weights_and_reports_the_largest_
 
 def test_importance_inputs_of_the_wrong_dimension_are_refused_by_name():
     # Survivors: the ndim checks on proposal_mean and on an estimate's log weights.
-    def log_density(theta):
-        return -0.5 * np.sum(theta**2, axis=-1)
+    target = bc.gaussian_target([0.0, 0.0], np.eye(2))
     with pytest.raises(ValueError, match="proposal_mean"):
-        bc.importance_sample(log_density, [[0.0, 0.0]], np.eye(2), 10, np.random.default_rng(0))
-    good = bc.importance_sample(log_density, [0.0, 0.0], np.eye(2), 10, np.random.default_rng(0))
+        bc.importance_sample(target, [[0.0, 0.0]], np.eye(2), 10, np.random.default_rng(0))
+    good = bc.importance_sample(target, [0.0, 0.0], np.eye(2), 10, np.random.default_rng(0))
     with pytest.raises(ValueError, match="log_weights"):
         bc.log_normalizer_estimate(good._replace(log_weights=good.log_weights.reshape(2, 5)))
 
@@ -168,6 +167,10 @@ def flat_gradient(theta):
     return np.zeros(np.shape(theta))
 
 
+# log p~ = 0 in any dimension (dim None: the start sets it).
+FLAT = bc.Target(flat_log_density, flat_gradient, None, None)
+
+
 def gaussian_entropy(cov):
     """The entropy of N(m, cov), 0.5 log det(2 pi e cov)."""
     return 0.5 * np.linalg.slogdet(2 * np.pi * np.e * np.asarray(cov))[1]
@@ -178,11 +181,11 @@ def test_elbo_of_a_flat_target_is_the_entropy_of_q():
     # Survivors: every constant of the entropy (+ turned into -, 0.5 into 1.5, 2 pi into 3 pi,
     # ...), the ELBO's entropy sign, the ELBO left out of full_rank_vi's result.
     log_sd = np.log([0.5, 2.0, 3.0])
-    field = bc.mean_field_vi(flat_log_density, flat_gradient, np.zeros(3), log_sd, 1,
+    field = bc.mean_field_vi(FLAT, np.zeros(3), log_sd, 1,
                              np.random.default_rng(0))
     assert field.elbo[0] == pytest.approx(gaussian_entropy(np.diag(np.exp(2 * log_sd))), abs=1e-12)
     chol = np.array([[0.5, 0.0, 0.0], [0.3, 2.0, 0.0], [-0.2, 0.1, 3.0]])
-    full = bc.full_rank_vi(flat_log_density, flat_gradient, np.zeros(3), chol, 1,
+    full = bc.full_rank_vi(FLAT, np.zeros(3), chol, 1,
                            np.random.default_rng(0))
     assert full.elbo.shape == (1,)
     assert full.elbo[0] == pytest.approx(gaussian_entropy(chol @ chol.T), abs=1e-12)
@@ -197,7 +200,7 @@ def test_full_rank_vi_with_a_tiny_learning_rate_returns_its_start():
                                                        [-0.2, 0.1, 3.0]])
     target = bc.gaussian_target([0.0, 0.0, 0.0], np.eye(3))
     for n_steps, n_average in [(1, 0), (2, 2), (3, 1)]:
-        fit = bc.full_rank_vi(target.log_density, target.grad_log_density, mean, chol, n_steps,
+        fit = bc.full_rank_vi(target, mean, chol, n_steps,
                               np.random.default_rng(1), lr=1e-12, n_average=n_average)
         np.testing.assert_allclose(fit.mean, mean, atol=1e-9)
         np.testing.assert_allclose(fit.chol, chol, atol=1e-9)
@@ -214,8 +217,8 @@ def test_full_rank_vi_draws_its_first_points_from_the_initial_q():
     def log_density(theta):
         seen.append(np.array(theta, dtype=float))
         return -0.5 * np.sum(theta**2, axis=-1)
-    bc.full_rank_vi(log_density, lambda theta: -theta, mean, chol, 1, np.random.default_rng(5),
-                    n_samples=8)
+    bc.full_rank_vi(bc.Target(log_density, lambda theta: -theta, None, 2), mean, chol, 1,
+                    np.random.default_rng(5), n_samples=8)
     noise = np.random.default_rng(5).standard_normal((8, 2))
     np.testing.assert_allclose(seen[0], mean + noise @ chol.T, rtol=1e-12)
 
@@ -225,15 +228,15 @@ def test_full_rank_vi_steps_are_scale_free_with_the_default_adam_epsilon():
     # beside it. Survivor: eps = 1.00000001 as the default, which turns the step into lr times
     # the gradient, here 1e-4 of it. The target is wide (sd 100) and its mean 3 away.
     target = bc.gaussian_target([3.0, 3.0], np.diag([1e4, 1e4]))
-    fit = bc.full_rank_vi(target.log_density, target.grad_log_density, [0.0, 0.0], np.eye(2),
+    fit = bc.full_rank_vi(target, [0.0, 0.0], np.eye(2),
                           60, np.random.default_rng(2), n_samples=16, lr=0.1)
     assert np.all(fit.mean > 2.0)
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: bc.full_rank_vi(flat_log_density, flat_gradient, 0.0, np.eye(1), 1,
+    (lambda: bc.full_rank_vi(FLAT, 0.0, np.eye(1), 1,
                              np.random.default_rng(0)), "init_mean"),
-    (lambda: bc.full_rank_vi(flat_log_density, flat_gradient, [0.0, 0.0], np.eye(3), 1,
+    (lambda: bc.full_rank_vi(FLAT, [0.0, 0.0], np.eye(3), 1,
                              np.random.default_rng(0)), "init_chol"),
     (lambda: bc.reparameterization_gradient(flat_gradient, 0.0, 1.0, np.zeros((4, 1))), "mean"),
 ])
@@ -306,9 +309,9 @@ def test_hmc_momentum_is_drawn_from_n_0_m():
     target = bc.gaussian_target([0.0, 0.0], np.diag([4.0, 0.25]))
     mass = np.array([0.25, 4.0])
     starts = np.array([[1.0, 0.5], [-2.0, 0.2]])
-    run = bc.run_hmc_chains(target.log_density, target.grad_log_density, starts, 1e-4, 1, 1,
+    run = bc.run_hmc_chains(target, starts, 1e-4, 1, 1,
                             [np.random.default_rng(s) for s in (11, 12)], mass=mass)
-    one = bc.hmc_chain(target.log_density, target.grad_log_density, starts[0], 1e-4, 1, 1,
+    one = bc.hmc_chain(target, starts[0], 1e-4, 1, 1,
                        np.random.default_rng(11), mass=mass)
     for c, seed in enumerate((11, 12)):
         z = np.random.default_rng(seed).standard_normal(2)
@@ -333,10 +336,10 @@ def test_an_overflowing_trajectory_is_divergent_rejected_and_silent():
     starts = np.array([[2.0], [2.5]])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        run = bc.run_hmc_chains(quartic_log_density, quartic_gradient, starts, 1.0, 8, 3,
+        quartic = bc.Target(quartic_log_density, quartic_gradient, None, 1)
+        run = bc.run_hmc_chains(quartic, starts, 1.0, 8, 3,
                                 [np.random.default_rng(s) for s in (1, 2)])
-        one = bc.hmc_chain(quartic_log_density, quartic_gradient, starts[0], 1.0, 8, 3,
-                           np.random.default_rng(1))
+        one = bc.hmc_chain(quartic, starts[0], 1.0, 8, 3, np.random.default_rng(1))
     assert run.divergent.shape == (2, 3) and run.divergent.all()
     assert np.all(run.energy_errors == np.inf)
     assert run.accept_rates.shape == (2,) and np.all(run.accept_rates == 0.0)
@@ -375,11 +378,11 @@ def test_hmc_counts_one_gradient_per_leapfrog_step_and_one_at_the_start():
     def gradient(theta):
         points.append(len(np.atleast_2d(theta)))
         return -theta
-    target = bc.gaussian_target([0.0], np.eye(1))
-    run = bc.hmc_chain(target.log_density, gradient, [0.5], 0.2, 4, 7, np.random.default_rng(0))
+    target = bc.gaussian_target([0.0], np.eye(1))._replace(grad_log_density=gradient)
+    run = bc.hmc_chain(target, [0.5], 0.2, 4, 7, np.random.default_rng(0))
     assert run.n_gradient_evals == sum(points) == 1 + 7 * 4
     points.clear()
-    runs = bc.run_hmc_chains(target.log_density, gradient, [[0.5], [-1.0], [2.0]], 0.2, 4, 7,
+    runs = bc.run_hmc_chains(target, [[0.5], [-1.0], [2.0]], 0.2, 4, 7,
                              [np.random.default_rng(s) for s in range(3)])
     assert runs.n_gradient_evals == sum(points) == 3 * (1 + 7 * 4)
 

@@ -16,7 +16,8 @@ def test_plain_script_reproduces_run_lecture_bit_for_bit(lecture):
 
 def test_import_leaves_matplotlib_for_when_a_plot_is_asked_for():
     # A fresh interpreter: this test process may have imported matplotlib already.
-    code = ("import sys, bayescomp as bc; assert 'matplotlib' not in sys.modules; "
-            "bc.setup_figures; from bayescomp import plotting; "
+    code = ("import sys, bayescomp as bc; from bayescomp import book; "
+            "assert 'matplotlib' not in sys.modules; "
+            "book.setup_figures; from bayescomp.book import plotting; "
             "assert 'matplotlib' in sys.modules and plotting.plot_walk")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -6,11 +6,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import bayescomp as bc  # noqa: E402
-from bayescomp import plotting  # noqa: E402
+from bayescomp import book  # noqa: E402
+from bayescomp.book import plotting  # noqa: E402
 
 
 def predictive_curves(x):
-    results = bc.run_lecture(methods=())
+    results = book.run_lecture(methods=())
     grid = results.grid
     return (bc.posterior_predictive(x, results.laplace.mean),
             bc.posterior_predictive(x, grid.points, grid.weights),
@@ -40,8 +41,8 @@ def test_predictive_tail_draws_one_minus_each_curve_on_a_log_scale():
 
 
 def test_walk_names_its_path_as_asked():
-    _, target = bc.lecture_problem()
-    chain = bc.metropolis_chain(target.log_density, np.zeros(2), 0.3 * np.eye(2), 20,
+    _, target = book.lecture_problem()
+    chain = bc.metropolis_chain(target, np.zeros(2), 0.3 * np.eye(2), 20,
                                 np.random.default_rng(0), record_proposals=True)
     fig, ax = plt.subplots()
     assert plotting.plot_walk(ax, np.zeros(2), chain, label="Metropolis path") is ax

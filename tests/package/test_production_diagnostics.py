@@ -154,7 +154,7 @@ def test_normal_quantile_matches_the_standard_library():
 # --- PSIS -------------------------------------------------------------------------------------
 def narrow_proposal_log_weights(lecture):
     """A proposal 4.5 times too narrow: the weights' tail is heavy and k-hat must say so."""
-    narrow = bc.importance_sample(lecture.target.log_density, lecture.laplace.mean,
+    narrow = bc.importance_sample(lecture.target, lecture.laplace.mean,
                                   lecture.laplace.cov / 20, 4000, np.random.default_rng(9))
     return narrow.log_weights
 

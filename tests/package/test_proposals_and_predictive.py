@@ -15,8 +15,8 @@ def integrate_1d(log_density, low=-400.0, high=400.0, n=800_001):
 
 def test_gaussian_proposal_reproduces_importance_sample(lecture):
     mean, cov = lecture.laplace.mean, lecture.laplace.cov
-    direct = bc.importance_sample(lecture.target.log_density, mean, cov, 5000, RNG(3))
-    general = bc.importance_sample_from(lecture.target.log_density,
+    direct = bc.importance_sample(lecture.target, mean, cov, 5000, RNG(3))
+    general = bc.importance_sample_from(lecture.target,
                                         bc.gaussian_proposal(mean, cov), 5000, RNG(3))
     np.testing.assert_array_equal(direct.draws, general.draws)
     assert direct.ess == general.ess
@@ -50,7 +50,7 @@ def test_defensive_mixture_bounds_the_weights_of_a_narrow_proposal():
 def test_importance_mcse_matches_the_spread_over_repeats():
     target = bc.gaussian_target([0.3, -0.2], [[1.0, 0.4], [0.4, 0.8]])
     proposal = bc.student_t_proposal([0.0, 0.0], 1.5 * np.eye(2), 5.0)
-    runs = [bc.importance_sample_from(target.log_density, proposal, 2000, RNG(seed))
+    runs = [bc.importance_sample_from(target, proposal, 2000, RNG(seed))
             for seed in range(300)]
     spread = np.std([r.mean for r in runs], axis=0, ddof=1)
     claimed = np.mean([bc.importance_mcse(r) for r in runs], axis=0)
@@ -63,8 +63,7 @@ def test_averaged_mean_field_vi_is_closer_to_the_optimum_than_the_last_iterate()
     errors = {0: [], 1000: []}
     for seed in range(5):
         for n_average in errors:
-            fit = bc.mean_field_vi(target.log_density, target.grad_log_density, [0.0, 0.0],
-                                   [0.0, 0.0], 2000, RNG(seed), n_samples=32,
+            fit = bc.mean_field_vi(target, [0.0, 0.0], [0.0, 0.0], 2000, RNG(seed), n_samples=32,
                                    n_average=n_average)
             errors[n_average].append(np.abs(fit.mean - [1.0, -2.0]).max())
     assert np.mean(errors[1000]) < 0.5 * np.mean(errors[0])
@@ -106,7 +105,8 @@ def test_predictive_band_with_equal_weights_matches_numpy_quantiles():
      r"weights must have one entry per draw \(3\)"),
     (lambda: bc.probit_predictive([0.0], [0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]]),
      r"cov must be .*positive definite"),
-    (lambda: bc.mean_field_vi(lambda t: 0, lambda t: 0, [0.0], [0.0], 10, RNG(0), n_average=11),
+    (lambda: bc.mean_field_vi(bc.Target(lambda t: 0, lambda t: 0, None, 1), [0.0], [0.0], 10,
+                              RNG(0), n_average=11),
      r"n_average must be an integer in \[0, n_steps\]"),
 ])
 def test_bad_input_names_the_argument(call, message):
@@ -116,9 +116,8 @@ def test_bad_input_names_the_argument(call, message):
 
 def test_mean_field_path_records_every_iterate_and_ends_at_the_unaveraged_fit():
     target = bc.gaussian_target([1.0, -2.0], np.diag([0.5, 2.0]))
-    plain = bc.mean_field_vi(target.log_density, target.grad_log_density, [0.0, 0.0], [0.0, 0.0],
-                             200, RNG(0), n_samples=16)
-    averaged = bc.mean_field_vi(target.log_density, target.grad_log_density, [0.0, 0.0],
+    plain = bc.mean_field_vi(target, [0.0, 0.0], [0.0, 0.0], 200, RNG(0), n_samples=16)
+    averaged = bc.mean_field_vi(target, [0.0, 0.0],
                                 [0.0, 0.0], 200, RNG(0), n_samples=16, n_average=100)
     assert plain.mean_path.shape == plain.sd_path.shape == (200, 2)
     np.testing.assert_array_equal(plain.mean_path[-1], plain.mean)
@@ -133,7 +132,7 @@ def test_importance_mcse_of_a_function_matches_the_spread_over_repeats():
     def tail_probability(theta):
         return bc.sigmoid(2.0 * theta[:, 0] - theta[:, 1])
 
-    runs = [bc.importance_sample_from(target.log_density, proposal, 2000, RNG(seed))
+    runs = [bc.importance_sample_from(target, proposal, 2000, RNG(seed))
             for seed in range(300)]
     spread = np.std([r.expectation(tail_probability) for r in runs], ddof=1)
     claimed = np.mean([bc.importance_mcse(r, tail_probability) for r in runs])

@@ -1,4 +1,4 @@
-"""bayescomp.questions: what a question shows is what the chapter computed, never a typed value.
+"""bayescomp.book.questions: what a question shows is what the chapter computed, never a typed value.
 
 The chapters' calls are checked in tests/book/test_questions.py; the questions in a browser in
 tests/browser/test_questions_browser.py.
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
-from bayescomp import questions
+from bayescomp import book
+from bayescomp.book import questions
 
 
 def shown(question):
@@ -25,15 +26,15 @@ def shown(question):
 
 def ess_question(settings):
     """A chapter-2 style question, its answer computed from the settings' importance sampling."""
-    data, target = bc.lecture_problem(settings)
-    run = bc.importance_sample(target.log_density, np.zeros(2), settings.prior_var * np.eye(2),
+    data, target = book.lecture_problem(settings)
+    run = bc.importance_sample(target, np.zeros(2), settings.prior_var * np.eye(2),
                                settings.is_prior_draws, np.random.default_rng(settings.is_prior_seed))
-    return bc.questions.ask("What weight ESS will the prior's draws give?", run.ess, relative=0.3,
+    return book.questions.ask("What weight ESS will the prior's draws give?", run.ess, relative=0.3,
                             explain=f"The ESS is {run.ess:.0f}.")
 
 
 def test_a_changed_computation_changes_every_view_of_the_answer():
-    settings = bc.LectureSettings(is_prior_draws=4_000)
+    settings = book.LectureSettings(is_prior_draws=4_000)
     before = shown(ess_question(settings))
     after = shown(ess_question(settings._replace(prior_var=0.25)))
     assert before[0]["answer"] != after[0]["answer"]
@@ -44,7 +45,7 @@ def test_a_changed_computation_changes_every_view_of_the_answer():
 
 
 def test_a_choice_follows_the_comparison_it_is_given():
-    ask = lambda a, b: bc.questions.ask("Which is larger?", choices=["a", "b"],
+    ask = lambda a, b: book.questions.ask("Which is larger?", choices=["a", "b"],
                                         answer=int(b > a))
     assert shown(ask(1.0, 2.0))[0]["answer"] == 1
     assert shown(ask(2.0, 1.0))[0]["answer"] == 0
@@ -52,7 +53,7 @@ def test_a_choice_follows_the_comparison_it_is_given():
 
 
 def test_numbers_are_rounded_as_shown():
-    q = bc.questions.ask("How many?", 4287.3141592653589, relative=0.25)
+    q = book.questions.ask("How many?", 4287.3141592653589, relative=0.25)
     spec = q.spec()
     assert spec["answer"] == 4290.0 and spec["tolerance"] == 1100.0
     assert "4290 (within ±1100)" in q.html()
@@ -60,7 +61,7 @@ def test_numbers_are_rounded_as_shown():
 
 
 def test_the_answer_is_hidden_until_revealed():
-    page = bc.questions.ask("Which?", choices=["x", "y"], answer="y", explain="Because.").html()
+    page = book.questions.ask("Which?", choices=["x", "y"], answer="y", explain="Because.").html()
     # the answer sits in a closed <details> (no "open"), after the form; the page's script
     # hides it; the prompt and every choice are labelled
     assert re.search(r'<details class="bcq-answer" id="[^"]+"><summary>', page)
@@ -70,9 +71,9 @@ def test_the_answer_is_hidden_until_revealed():
 
 
 def test_ids_are_stable_and_distinct():
-    a = bc.questions.ask("First?", choices=["x", "y"], answer=0)
-    b = bc.questions.ask("Second?", choices=["x", "y"], answer=0)
-    assert a.id == bc.questions.ask("First?", choices=["x", "y"], answer=1).id != b.id
+    a = book.questions.ask("First?", choices=["x", "y"], answer=0)
+    b = book.questions.ask("Second?", choices=["x", "y"], answer=0)
+    assert a.id == book.questions.ask("First?", choices=["x", "y"], answer=1).id != b.id
 
 
 @pytest.mark.parametrize("kwargs, error", [
@@ -90,4 +91,4 @@ def test_ids_are_stable_and_distinct():
 ])
 def test_bad_questions_say_what_is_wrong(kwargs, error):
     with pytest.raises(error):
-        bc.questions.ask("Q?", **kwargs)
+        book.questions.ask("Q?", **kwargs)

@@ -5,7 +5,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bayescomp import plotting  # noqa: E402
+from bayescomp.book import plotting  # noqa: E402
 
 
 def test_rank_plot_draws_every_bin_with_the_chains_counts():

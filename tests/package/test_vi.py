@@ -17,10 +17,10 @@ def gaussian():
 
 def fit(kind, target, init_mean, rng, **settings):
     if kind == "mean-field":
-        return bc.mean_field_vi(target.log_density, target.grad_log_density, init_mean,
+        return bc.mean_field_vi(target, init_mean,
                                 np.zeros_like(init_mean), 600, rng, n_samples=32, lr=0.05,
                                 n_average=300, **settings)
-    return bc.full_rank_vi(target.log_density, target.grad_log_density, init_mean, np.eye(2), 600,
+    return bc.full_rank_vi(target, init_mean, np.eye(2), 600,
                            rng, n_samples=32, lr=0.05, n_average=300, **settings)
 
 

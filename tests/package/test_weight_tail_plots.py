@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from bayescomp import plotting  # noqa: E402
+from bayescomp.book import plotting  # noqa: E402
 
 
 def test_weight_tail_is_the_upper_half_of_the_survival_curve_at_a_few_points():

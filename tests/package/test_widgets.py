@@ -1,5 +1,6 @@
 """The widgets' Python side: the data and settings the live figures start from, and their
 display in Jupyter through anywidget. (The JavaScript engine is checked in ``tests/engine``.)"""
+import base64
 import json
 import re
 import subprocess
@@ -9,23 +10,24 @@ import numpy as np
 import pytest
 
 import bayescomp as bc
-from bayescomp import widgets
+from bayescomp import book
+from bayescomp.book import widgets
 from tools.toc import ROOT
 
 
 def test_widget_data_is_the_books_data_and_settings():
     data = widgets.widget_data()
-    lecture_data, _ = bc.lecture_problem()
+    lecture_data, _ = book.lecture_problem()
     np.testing.assert_array_equal(data["data"]["x"], lecture_data.x)
     np.testing.assert_array_equal(data["data"]["y"], lecture_data.y)
-    assert data["lecture"]["mcmc_starts"] == [list(s) for s in bc.LectureSettings().mcmc_starts]
-    assert data["method_colors"] == bc.plotting.METHOD_COLORS
-    assert data["palette"] == bc.plotting.PALETTE
+    assert data["lecture"]["mcmc_starts"] == [list(s) for s in book.LectureSettings().mcmc_starts]
+    assert data["method_colors"] == book.plotting.METHOD_COLORS
+    assert data["palette"] == book.plotting.PALETTE
     json.dumps(data, allow_nan=False)   # plain JSON, no NumPy types or inf
 
 
 def test_widget_data_follows_other_settings():
-    settings = bc.LectureSettings()._replace(n_obs=30, data_seed=5)
+    settings = book.LectureSettings()._replace(n_obs=30, data_seed=5)
     data = widgets.widget_data(settings)
     assert len(data["data"]["x"]) == 30
     assert data["lecture"]["data_seed"] == 5
@@ -73,8 +75,8 @@ def test_thresholds_are_the_working_rules():
     # The widgets colour readouts with these; the package's diagnostics state the same rules
     # (the importance-sampling widget bounds k-hat by k_hat_threshold's rule with this cap).
     settings = widgets.WidgetSettings()
-    assert (settings.khat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
-    assert settings.khat_max == bc.psis.K_HAT_MAX == bc.k_hat_threshold(10**6)
+    assert (settings.k_hat_max, settings.rhat_max, settings.error_mcse_max) == (0.7, 1.01, 4.0)
+    assert settings.k_hat_max == bc.psis.K_HAT_MAX == bc.k_hat_threshold(10**6)
     assert (settings.rhat_max, settings.ess_min) == (bc.diagnostics.RHAT_THRESHOLD,
                                                      bc.diagnostics.ESS_THRESHOLD) == (1.01, 400)
 
@@ -106,7 +108,7 @@ def test_a_still_runs_as_far_as_the_setting_it_names():
                 value = value[key]
             assert figure["still_steps"] == value > 0, figure["name"]
     # The settings decide: a longer book run gives a longer still.
-    longer = widgets.widget_data(bc.LectureSettings()._replace(mcmc_steps=500))
+    longer = widgets.widget_data(book.LectureSettings()._replace(mcmc_steps=500))
     assert 500 in [f["still_steps"] for f in longer["figures"]]
 
 
@@ -132,19 +134,19 @@ def test_every_class_of_the_manifest_is_registered_in_the_bundle_entry():
 
 
 def test_widget_data_needs_no_matplotlib():
-    code = ("import sys; from bayescomp import widgets; widgets.widget_data(); "
+    code = ("import sys; from bayescomp.book import widgets; widgets.widget_data(); "
             "assert 'matplotlib' not in sys.modules, 'widget_data imported matplotlib'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_widgets_are_an_attribute_of_the_package():
-    code = ("import sys, bayescomp as bc; assert bc.widgets.WIDGETS; "
+def test_widgets_are_an_attribute_of_the_book():
+    code = ("import sys; from bayescomp import book; assert book.widgets.WIDGETS; "
             "assert 'matplotlib' not in sys.modules and 'anywidget' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_package_imports_without_anywidget():
-    code = ("import sys; sys.modules['anywidget'] = None; import bayescomp.widgets as w; "
+    code = ("import sys; sys.modules['anywidget'] = None; import bayescomp.book.widgets as w; "
             "w.widget_data(); print('ok')")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.stdout.strip() == "ok", run.stderr
@@ -188,5 +190,28 @@ def test_random_walk_scales_share_the_package_constant():
     assert (widgets.DimensionSettings().rwm_base_scale, widgets.FunnelSettings().rwm_base_scale,
             widgets.DimensionSettings().path_length) == (bc.hmc.RWM_OPTIMAL_SCALE,
                                                          bc.hmc.RWM_OPTIMAL_SCALE,
-                                                         bc.hmc.DIMENSION_PATH_LENGTH)
-    assert bc.dimension_tuning(4)["rwm_scale"] == bc.hmc.RWM_OPTIMAL_SCALE / 2
+                                                         book.chapters.DIMENSION_PATH_LENGTH)
+    assert book.dimension_tuning(4)["rwm_scale"] == bc.hmc.RWM_OPTIMAL_SCALE / 2
+
+
+def test_a_still_is_embedded_and_found_only_where_the_build_says(tmp_path, monkeypatch):
+    """The RISE fallback of a live figure: the still comes from the folder the build names
+    (BAYESCOMP_STILLS), embedded as data, so a saved output references no file of a checkout."""
+    stills, decks, notebooks = tmp_path / "stills", tmp_path / "decks", tmp_path / "chapters"
+    for folder in (stills, decks, notebooks):
+        folder.mkdir()
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
+    (stills / "metropolis.png").write_bytes(png)
+    (stills / "links.json").write_text(json.dumps({"metropolis": {
+        "deck": str(decks / "03_mcmc.html"), "slide": "live-metropolis", "still": "metropolis.png"}}))
+    monkeypatch.delenv(widgets.STILLS_ENV, raising=False)
+    missing = widgets.still_html("metropolis", here=notebooks)
+    assert "<img" not in missing and "href" not in missing and "make" in missing
+    monkeypatch.setenv(widgets.STILLS_ENV, str(stills))
+    shown = widgets.still_html("metropolis", here=notebooks)
+    assert f'src="data:image/png;base64,{base64.b64encode(png).decode()}"' in shown
+    assert 'href="../decks/03_mcmc.html#/live-metropolis"' in shown
+    assert str(stills) not in shown and "_build" not in shown
+    # A figure the build drew no still of, and an argument that overrides the variable.
+    assert "<img" not in widgets.still_html("funnel", here=notebooks)
+    assert "<img" not in widgets.still_html("metropolis", here=notebooks, stills=tmp_path / "none")

@@ -67,7 +67,7 @@ def svg_of(fig, **rc):
 def funnel_figure(reference, n_rows):
     import matplotlib.pyplot as plt
 
-    from bayescomp import plotting
+    from bayescomp.book import plotting
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharey=True,
                              gridspec_kw={"width_ratios": [3, 3, 1.4]})
     plotting.plot_funnel(axes[0], reference, n_rows=n_rows)
@@ -82,7 +82,7 @@ def stems_figure(as_stems):
     """Two panels of 400 weighted draws each, as chapter 2's coverage figure has."""
     import matplotlib.pyplot as plt
 
-    from bayescomp import plotting
+    from bayescomp.book import plotting
     rng = np.random.default_rng(0)
     fig, axes = plt.subplots(1, 2, figsize=(9, 2.0), sharex=True)
     for ax, centre in zip(axes, (-2.0, 0.0)):
@@ -102,7 +102,7 @@ def stems_figure(as_stems):
 def scatter_figure(rasterized):
     import matplotlib.pyplot as plt
 
-    from bayescomp import plotting
+    from bayescomp.book import plotting
     rng = np.random.default_rng(0)
     draws = rng.multivariate_normal([-0.33, 1.48], [[0.11, -0.02], [-0.02, 0.08]], 1000)
     fig, ax = plt.subplots(figsize=(6, 4.6))
@@ -117,7 +117,7 @@ def drawn_figures():
     import matplotlib.pyplot as plt
 
     import bayescomp as bc
-    from bayescomp import plotting
+    from bayescomp.book import plotting
     plotting.setup_figures()
     reference = bc.hierarchical_reference(bc.hierarchical_data())
     funnel = funnel_figure(reference, n_rows=301)

@@ -1,7 +1,7 @@
 """The lecture's protocol as one plain NumPy script, and a benchmark of the package against it.
 
 The plain version has no validation, no NamedTuples and no imports beyond NumPy: it is the floor
-the package is measured against. The issue's target is ``bayescomp.run_lecture()`` within 1.2x of
+the package is measured against. The issue's target is ``bayescomp.book.run_lecture()`` within 1.2x of
 this script's time. Both must print the same numbers, so the benchmark checks that first.
 
 Usage (from the repository root, in the project venv)::
@@ -159,10 +159,10 @@ def run_plain():
 
 
 def package_numbers(r=None):
-    """The same numbers from ``bayescomp.run_lecture`` (or from its results ``r``)."""
+    """The same numbers from ``bayescomp.book.run_lecture`` (or from its results ``r``)."""
     if r is None:
-        import bayescomp
-        r = bayescomp.run_lecture()
+        import bayescomp.book
+        r = bayescomp.book.run_lecture()
     return {"grid mean": r.grid.mean, "grid cov": r.grid.cov, "MAP": r.laplace.mean,
             "Laplace cov": r.laplace.cov,
             "IS prior": np.hstack([r.is_prior.mean, r.is_prior.ess, r.is_prior.max_weight]),
@@ -182,7 +182,7 @@ def assert_same_numbers():
 
 # Each timed run is a fresh interpreter, so imports count as they do for a reader.
 PLAIN_RUN = [sys.executable, __file__, "--plain"]
-PACKAGE_RUN = [sys.executable, "-c", "import bayescomp; bayescomp.run_lecture()"]
+PACKAGE_RUN = [sys.executable, "-c", "import bayescomp.book; bayescomp.book.run_lecture()"]
 
 
 def timed_run(command):
@@ -216,20 +216,20 @@ def hmc_settings(laplace):
 def ess_per_second():
     """Bulk and tail ESS (worst parameter) per CPU second of Metropolis and HMC, four chains."""
     import bayescomp as bc
-    settings = bc.LectureSettings()
-    _, target = bc.lecture_problem(settings)
-    laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian,
-                                       np.zeros(2), settings.newton_steps)
+    from bayescomp import book
+    settings = book.LectureSettings()
+    _, target = book.lecture_problem(settings)
+    laplace = bc.laplace_approximation(target, np.zeros(2), settings.newton_steps)
     rngs = [np.random.default_rng(settings.mcmc_first_seed + c) for c in range(4)]
     # CPU time of this process: other work on a shared machine does not count against it.
     start = time.process_time()
-    metropolis_draws = bc.run_chains(target.log_density, settings.mcmc_starts,
+    metropolis_draws = bc.run_metropolis_chains(target, settings.mcmc_starts,
                                      settings.mcmc_scale * np.linalg.cholesky(laplace.cov),
                                      settings.mcmc_steps, rngs, settings.mcmc_warmup).draws
     metropolis_seconds = time.process_time() - start
     rngs = [np.random.default_rng(40 + c) for c in range(4)]
     start = time.process_time()
-    hmc = bc.run_hmc_chains(target.log_density, target.grad_log_density, settings.mcmc_starts,
+    hmc = bc.run_hmc_chains(target, settings.mcmc_starts,
                             n_steps=2_500, rngs=rngs, n_warmup=500, **hmc_settings(laplace))
     hmc_seconds = time.process_time() - start
     return {name: (draws.shape, seconds, bc.ess_bulk(draws).min(), bc.ess_tail(draws).min())

@@ -1,7 +1,7 @@
 """Benchmark (not a test): how much each way of running the book costs, side by side in one run.
 
 Times, in one process and one run, on the same machine state:
-1. the raw computation: every method through ``bayescomp.run_lecture`` (no notebooks);
+1. the raw computation: every method through ``bayescomp.book.run_lecture`` (no notebooks);
 2. executing all chapters from fresh kernels;
 3. the nbval suite;
 4. a clean site build (assets must exist: run ``make book`` once first).
@@ -30,8 +30,8 @@ def timed(function):
 
 
 def raw_computation():
-    import bayescomp
-    bayescomp.run_lecture()
+    import bayescomp.book
+    bayescomp.book.run_lecture()
 
 
 def execute_chapters():

@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bayescomp import widgets
+from bayescomp.book import widgets
 
 from ..toc import ROOT
 
@@ -116,7 +116,7 @@ def run(out_path=DEFAULT_OUT):
     build = Path(tempfile.mkdtemp(prefix="bcw-bench-"))
     subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs"), str(build)], check=True,
                    capture_output=True)
-    subprocess.run([sys.executable, "-m", "bayescomp.widgets", str(build)], check=True,
+    subprocess.run([sys.executable, "-m", "bayescomp.book.widgets", str(build)], check=True,
                    capture_output=True)
     bundle = (build / "bayescomp-widgets.js").read_bytes()
     result = {"bundle_bytes": len(bundle), "bundle_gzip_bytes": len(gzip.compress(bundle, 9)),

@@ -3,7 +3,7 @@
 The notebooks are generated from the cell lists below, so that the four assignments share one
 layout: a locked first cell that makes the student's variant, then questions of three kinds:
 exact answers (code checked against the package to tight tolerances), one Monte Carlo answer
-(an estimate with its MCSE, graded by bayescomp.homework against the variant's exact
+(an estimate with its MCSE, graded by bayescomp.book.homework against the variant's exact
 reference), and one short written answer, graded by hand with the rubric in its solution.
 Solutions sit between nbgrader's ``### BEGIN SOLUTION`` / ``### END SOLUTION`` markers, hidden
 tests between ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS``.
@@ -62,7 +62,7 @@ def first_cell(name):
     return given(f"{name}-variant", f"""
 import numpy as np
 import bayescomp as bc
-from bayescomp import homework
+from bayescomp.book import homework
 
 # Your own variant, from your hub user name. The grader re-derives it from the name of the
 # submission's owner, so do not change VARIANT anywhere in this notebook.
@@ -104,7 +104,7 @@ constant."""),
         answer("ps2-a1", """
 def log_weights(theta):
     ### BEGIN SOLUTION
-    prior = bc.gaussian_logpdf(theta, np.zeros(2), settings.prior_var * np.eye(2))
+    prior = bc.gaussian_log_density(theta, np.zeros(2), settings.prior_var * np.eye(2))
     return target.log_density(theta) - prior
     ### END SOLUTION
 """),
@@ -199,7 +199,7 @@ chains on **your own** data set, and report the posterior means and variances wi
         first_cell("ps3"),
         given("ps3-problem", """
 data, target, settings = homework.logistic_problem(VARIANT)
-laplace = bc.laplace_approximation(target.grad_log_density, target.neg_hessian, np.zeros(2))
+laplace = bc.laplace_approximation(target, np.zeros(2))
 proposal_chol = 1.1 * np.linalg.cholesky(laplace.cov)
 starts = np.array(settings.mcmc_starts)
 """),
@@ -444,13 +444,13 @@ Run four chains of random-walk Metropolis on the non-centred target
 (`bc.hierarchical_target(data, "non-centred")`), with the diagonal proposal
 `np.diag(problem.proposal_sd)` and the starts `homework.eight_schools_starts(VARIANT)`, for
 6,000 steps, dropping 2,000. Set `estimate` $= (E[\\mu], E[\\log\\tau])$, `mcse` (with
-`bc.mcse_mean`) and `n_draws`. You may use `bc.run_chains`.
+`bc.mcse_mean`) and `n_draws`. You may use `bc.run_metropolis_chains`.
 """ + MONTE_CARLO_RULE),
         answer("ps7-a2", """
 rngs = [np.random.default_rng(2026 + c) for c in range(4)]
 ### BEGIN SOLUTION
 target = bc.hierarchical_target(data, "non-centred")
-run = bc.run_chains(target.log_density, homework.eight_schools_starts(VARIANT),
+run = bc.run_metropolis_chains(target, homework.eight_schools_starts(VARIANT),
                     np.diag(problem.proposal_sd), 6_000, rngs, 2_000)
 hyper = run.draws[..., :2]
 estimate = hyper.mean(axis=(0, 1))

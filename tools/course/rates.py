@@ -3,7 +3,7 @@ it catches the faults it must catch, over many simulated students.
 
 Writes _build/reports/grading.md: for each assignment's Monte Carlo question, the share of
 honest answers that fail (the false-fail rate, which must be at most 1 %; the bound's normal
-tail is bayescomp.grading.FALSE_FAIL_RATE), with a Wilson 95 % interval; then the share of
+tail is bayescomp.book.grading.FALSE_FAIL_RATE), with a Wilson 95 % interval; then the share of
 wrong answers that fail (a wrong acceptance ratio, an MCSE off by a factor of 3, the book's
 own answer, a neighbour's numbers). The quick versions are in tests/package/test_grading.py.
 
@@ -15,7 +15,8 @@ import time
 import numpy as np
 
 import bayescomp as bc
-from bayescomp import grading, homework
+from bayescomp import book
+from bayescomp.book import grading, homework
 
 from ..toc import ROOT
 from . import simulate
@@ -81,7 +82,7 @@ def wrong_ratio(n_students, rng):
 
 def books_answer(n_users):
     # The book's chains, answering ps3's question (means and variances) on the book's data.
-    lecture = bc.run_lecture(methods=("mcmc",))
+    lecture = book.run_lecture(methods=("mcmc",))
     values = homework.mean_and_variance(lecture.chains.draws)
     estimate, mcse = values.mean(axis=(0, 1)), bc.mcse_mean(values)
     n_draws = lecture.chains.draws[..., 0].size

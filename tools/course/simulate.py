@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 import bayescomp as bc
-from bayescomp import grading, homework
+from bayescomp.book import grading, homework
 
 # The assignments' Monte Carlo settings (course/source/*): what every student is asked to run.
 IMPORTANCE_DRAWS = homework.PS2_MIN_DRAWS
@@ -40,7 +40,7 @@ def prior_proposal(reference):
 def importance_answers(reference, n_draws, n_students, rng):
     """Honest self-normalized importance sampling from the prior, with its delta-method MCSE."""
     mean, cov = prior_proposal(reference)
-    runs = bc.importance_runs(reference.target.log_density, np.tile(mean, (n_students, 1)),
+    runs = bc.importance_runs(reference.target, np.tile(mean, (n_students, 1)),
                               np.broadcast_to(cov, (n_students, *cov.shape)), n_draws, rng)
     estimates, mcse = bc.weighted_estimates(runs.draws, bc.normalized_weights(runs.log_weights))
     return Answers(estimates, mcse, np.full(n_students, n_draws))
@@ -56,15 +56,16 @@ def metropolis_answers(reference, n_students, rng, fault=None, steps=STEPS, warm
     ``"squared ratio"`` accepts with :math:`(\\tilde p'/\\tilde p)^2` and ``"square-root ratio"``
     with :math:`(\\tilde p'/\\tilde p)^{1/2}`: wrong acceptance ratios, whose chains target
     :math:`p^2` and :math:`p^{1/2}`. Each answer is the posterior mean and variance of each
-    parameter (:func:`bayescomp.homework.mean_and_variance`), with :func:`bayescomp.mcse_mean`.
+    parameter (:func:`bayescomp.book.homework.mean_and_variance`), with :func:`bayescomp.mcse_mean`.
     """
     if fault not in FAULTS:
         raise ValueError(f"fault must be one of {FAULTS}; got {fault!r}")
     chol = SCALE * np.linalg.cholesky(reference.laplace.cov)
-    log_density = reference.target.log_density
+    target = reference.target
     if fault is not None:
-        log_density = lambda theta: POWER[fault] * reference.target.log_density(theta)  # noqa: E731
-    run = bc.run_chains(log_density, _starts(reference, n_students), chol, steps, rng, warmup)
+        target = target._replace(  # a tempered or sharpened target: only its density is used
+            log_density=lambda theta: POWER[fault] * reference.target.log_density(theta))
+    run = bc.run_metropolis_chains(target, _starts(reference, n_students), chol, steps, rng, warmup)
     draws = run.draws.reshape(n_students, CHAINS, -1, run.draws.shape[-1])
     values = [homework.mean_and_variance(d) for d in draws]
     estimates = np.array([v.mean(axis=(0, 1)) for v in values])
@@ -103,7 +104,7 @@ def hierarchical_answers(variant, n_students, rng, steps=6_000, warmup=2_000):
     problem = homework.eight_schools(variant)
     target = bc.hierarchical_target(problem.data, "non-centred")
     starts = np.tile(homework.eight_schools_starts(variant), (n_students, 1))
-    run = bc.run_chains(target.log_density, starts, np.diag(problem.proposal_sd), steps, rng,
+    run = bc.run_metropolis_chains(target, starts, np.diag(problem.proposal_sd), steps, rng,
                         warmup)
     hyper = run.draws[..., :2].reshape(n_students, homework.PS7_CHAINS, -1, 2)
     return Answers(hyper.mean(axis=(1, 2)), np.array([bc.mcse_mean(h) for h in hyper]),

@@ -1,6 +1,6 @@
 """The chapters' self-check questions as a question bank for an LMS quiz: Moodle XML and GIFT.
 
-Each numbered chapter asks two or three questions (``bc.questions.ask``, :mod:`bayescomp.questions`)
+Each numbered chapter asks two or three questions (``book.questions.ask``, :mod:`bayescomp.book.questions`)
 whose answers the chapter computes. This module reads them from their one source, the
 chapters' stored outputs, and writes them for import into a learning management system:
 
@@ -12,7 +12,7 @@ chapters' stored outputs, and writes them for import into a learning management 
   LMSs read too): ``{=right ~wrong ...}`` and ``{#answer:tolerance}``.
 
 Each question's general feedback is the book's explanation of its answer. What a question
-output holds (:data:`bayescomp.questions.MIME`): the prompt, the choices, the computed answer
+output holds (:data:`bayescomp.book.questions.MIME`): the prompt, the choices, the computed answer
 and, for a number, its tolerance and unit, exactly as the reader is shown them; the explanation
 comes from the same output's HTML (the paragraphs after the answer inside ``details.bcq-answer``).
 
@@ -31,8 +31,8 @@ from typing import NamedTuple
 
 import nbformat
 
-from bayescomp.questions import MIME
-from bayescomp.questions import show_number as number_text
+from bayescomp.book.questions import MIME
+from bayescomp.book.questions import show_number as number_text
 
 from .. import toc
 from ..slides.build import chapter_title

@@ -17,7 +17,8 @@ def locked_venv(venv, lock, stamp_name):
     venv = Path(venv)
     stamp = venv / stamp_name
     if stamp.exists() and stamp.read_bytes() == Path(lock).read_bytes():
-        return venv
+        if "-e ./code" not in Path(lock).read_text(encoding="utf-8") or imports_from_here(venv):
+            return venv
     if venv.exists():
         shutil.rmtree(venv)
     base = getattr(sys, "_base_executable", sys.executable)
@@ -28,3 +29,16 @@ def locked_venv(venv, lock, stamp_name):
         raise RuntimeError(f"pip install -r {lock} failed:\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}")
     shutil.copy(lock, stamp)
     return venv
+
+
+# Whether the venv's bayescomp is this checkout's code/ (found, not imported): the stamp says the
+# lock is installed, not from which clone its editable bayescomp came.
+HERE = ("import importlib.util, pathlib, sys; spec = importlib.util.find_spec('bayescomp'); "
+        "sys.exit(spec is None or pathlib.Path(spec.origin).resolve().parent "
+        "!= pathlib.Path(sys.argv[1]).resolve())")
+
+
+def imports_from_here(venv):
+    """True when ``venv``'s Python finds ``bayescomp`` in this checkout's ``code/bayescomp``."""
+    return subprocess.run([str(Path(venv).resolve() / "bin" / "python"), "-c", HERE,
+                           str(ROOT / "code" / "bayescomp")], cwd="/").returncode == 0

@@ -197,7 +197,7 @@ def copy_assets(out):
     (vendor / "deck.css").write_text(DECK_CSS)
     # The live figures: the bundle (package data of bayescomp, rebuilt by `make widgets`) and the
     # package's data script, loaded by the decks whose slides hold a <div data-widget> placeholder.
-    from bayescomp.widgets import BUNDLE, BUNDLE_NAME, write_data_script
+    from bayescomp.book.widgets import BUNDLE, BUNDLE_NAME, write_data_script
     shutil.copy(BUNDLE, vendor / BUNDLE_NAME)
     write_data_script(vendor)
 

@@ -2,8 +2,8 @@
 
 The website and nbval use the figures stored in the notebooks, drawn for a page. A slide is
 seen from the back of a hall, so the decks draw the same figures from the same cells with
-``BAYESCOMP_FIGURES=deck`` in the kernel's environment: ``bayescomp.setup_figures()`` then
-uses larger text and lines and resizes each figure to fill a slide (``bayescomp.plotting``).
+``BAYESCOMP_FIGURES=deck`` in the kernel's environment: ``bayescomp.book.setup_figures()`` then
+uses larger text and lines and resizes each figure to fill a slide (``bayescomp.book.plotting``).
 
 Only what the slides need runs: the chapter's cells up to its last figure on a slide (the
 exercises after it do not), in a fresh kernel from ``chapters/``, exactly as the stored run

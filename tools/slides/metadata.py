@@ -13,7 +13,7 @@ Two kinds of cell carry metadata that the decks, RISE and JupyterLab rely on:
   ``"jupyter": {"source_hidden": true}`` (collapsed input; the website ignores it and shows
   the code). A skipped cell is on no slide and keeps its code open.
 
-- **Live-figure cells**: the Jupyter-only cell ``bc.widgets.<name>()`` (tags ``nbval-skip``,
+- **Live-figure cells**: the Jupyter-only cell ``book.widgets.<name>()`` (tags ``nbval-skip``,
   ``skip-execution``, ``remove-cell``) under a live figure's placeholder. It is part of that
   figure's slide (slide type ``-``), with its code collapsed: RISE shows its output there
   (RISE cannot run a Jupyter widget; the output offers a still image of the figure and a link
@@ -49,7 +49,7 @@ def is_teaching_notes(cell):
 
 
 # A live-figure cell: it only shows a widget, and nbval does not run it (tests/skips.py).
-WIDGET_CELL = re.compile(r"^bc\.widgets\.\w+\(", re.MULTILINE)
+WIDGET_CELL = re.compile(r"^book\.widgets\.\w+\(", re.MULTILINE)
 
 
 def is_widget_cell(cell):

@@ -5,9 +5,10 @@ cannot load Jupyter widgets. So each widget is drawn once, as on its slide (the 
 a slide wide) and in the state a lecture shows (the book's Metropolis run, the VI fit), by
 headless chromium from a page that loads the widgets' bundle and data, and saved as a PNG:
 
-- ``_build/widgets/stills/<name>.png``, with ``links.json``: for each widget, its deck, the id
-  of its live slide there and the still's file; the Jupyter display of a widget offers the
-  still and a link to that slide to any front end that cannot show the widget (RISE);
+- ``_build/widgets/stills/<name>.png`` (:data:`STILLS`), with ``links.json``: for each widget,
+  its deck's path, the id of its live slide there and the still's file; the Jupyter display of
+  a widget, told this folder by ``BAYESCOMP_STILLS``, offers the still (embedded) and a link to
+  that slide to any front end that cannot show the widget (RISE);
 - a copy in the decks' ``vendor/stills/``: a deck shows the still instead of the live figure
   when printed (the PDF handouts, or a browser's print).
 
@@ -28,7 +29,7 @@ from pathlib import Path
 import nbformat
 from PIL import Image, ImageChops
 
-from bayescomp.widgets import BUNDLE_NAME, DATA_NAME, STILLS
+from bayescomp.book.widgets import BUNDLE_NAME, DATA_NAME
 
 from .. import toc
 from ..toc import CHAPTERS, ROOT
@@ -36,6 +37,10 @@ from .build import CANVAS, deck_file
 from .figures import files_hash
 from .handouts import CHROMIUM, FLAGS
 
+#: Where the stills and their links.json go in this checkout: the build names the folder (the
+#: package never guesses it), and `make lab` and the tests' JupyterLab pass it to the kernel
+#: as BAYESCOMP_STILLS (bayescomp.book.widgets.STILLS_ENV).
+STILLS = ROOT / "_build" / "widgets" / "stills"
 PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
 # The widget's box on a slide: the canvas less the margins.
 WIDTH, HEIGHT = CANVAS[0] - 20, CANVAS[1] - 60
@@ -110,7 +115,7 @@ def make_stills(decks):
     vendor = decks / "vendor"   # the deck's copies of the package's bundle and data script
     key = files_hash([vendor / BUNDLE_NAME, vendor / DATA_NAME,
                       Path(__file__)], json.dumps(slides, sort_keys=True))
-    links = {name: {"deck": deck, "slide": slide, "still": f"{name}.png"}
+    links = {name: {"deck": str(decks / deck), "slide": slide, "still": f"{name}.png"}
              for name, (deck, slide) in slides.items()}
     stamp = STILLS / "drawn-from.txt"
     current = stamp.exists() and stamp.read_text() == key and all(

@@ -7,9 +7,9 @@ whichever is first, so that on a slow network they never hold up the text (a sma
 loader, :data:`LOADER`, adds them then):
 
 - ``_static/widgets/bayescomp-widgets-data.js``: the data and settings, written here at build
-  time by the package (``bayescomp.widgets.write_data_script``), so they are never typed twice;
+  time by the package (``bayescomp.book.widgets.write_data_script``), so they are never typed twice;
 - ``_static/widgets/bayescomp-widgets.js``: the bundle, copied from the package
-  (``bayescomp.widgets.BUNDLE``, package data, rebuilt from ``code/widgets`` by ``make widgets``),
+  (``bayescomp.book.widgets.BUNDLE``, package data, rebuilt from ``code/widgets`` by ``make widgets``),
   so the website, the decks and JupyterLab show the same built file.
 
 They are not in ``html_static_path`` because Jupyter Book adds every ``.js`` file found there
@@ -22,7 +22,7 @@ import json
 import shutil
 from pathlib import Path
 
-from bayescomp.widgets import BUNDLE, BUNDLE_NAME, DATA_NAME, write_data_script
+from bayescomp.book.widgets import BUNDLE, BUNDLE_NAME, DATA_NAME, write_data_script
 from sphinx.util import logging
 
 PLACEHOLDER = 'data-widget="'

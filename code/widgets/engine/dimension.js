@@ -20,7 +20,7 @@ export function standardGaussianTarget(d) {
 
 /** Chapter 6's tuning: random-walk scale rwmScale / sqrt(d); HMC step h = T d^(-1/4) with
  * L = d^(1/4) leapfrog steps (rounded, at least 1), so that d h^4 stays fixed. The constants
- * (2.38 and T = 1.4) come from the package's widget data, as bayescomp.dimension_tuning's. */
+ * (2.38 and T = 1.4) come from the package's widget data, as bayescomp.book.dimension_tuning's. */
 export function dimensionTuning(d, { rwmScale, pathLength }) {
   if (!(rwmScale > 0) || !(pathLength > 0)) {
     throw new Error(`dimensionTuning needs a positive rwmScale and pathLength; got ${rwmScale}, ${pathLength}`);

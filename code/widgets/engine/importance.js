@@ -5,7 +5,7 @@ import { logAddExp, logSumExp, softmax } from './numeric.js';
 const LOG_2PI = Math.log(2 * Math.PI);
 
 /** log N(x; mean, cov) = -[2 log 2 pi + log|cov| + (x - mean)^T cov^-1 (x - mean)] / 2. */
-export function gaussianLogpdf(x, mean, cov) {
+export function gaussianLogDensity(x, mean, cov) {
   const inv = inv2(cov);
   const c0 = x[0] - mean[0];
   const c1 = x[1] - mean[1];
@@ -28,7 +28,7 @@ export function gaussianProposal(mean, cov, factor = chol2(cov)) {
       const z1 = rng.normal();
       return [mean[0] + (factor[0][0] * z0 + factor[0][1] * z1), mean[1] + (factor[1][0] * z0 + factor[1][1] * z1)];
     },
-    logDensity: (x) => gaussianLogpdf(x, mean, cov),
+    logDensity: (x) => gaussianLogDensity(x, mean, cov),
   };
 }
 

@@ -442,7 +442,7 @@ export class Widget {
   /**
    * The state a still image of the widget shows (the decks' stills, RISE, the PDF) and the
    * checks run it to: the figure's whole run, as many steps as its manifest entry says
-   * (bayescomp/figures.json, published as data.figures[].still_steps), else the state it opens
+   * (bayescomp/book/figures.json, published as data.figures[].still_steps), else the state it opens
    * in. Returns the number of steps run.
    */
   still() {

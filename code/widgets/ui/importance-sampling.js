@@ -94,7 +94,7 @@ export class ImportanceSampling extends Widget {
       const t = this.targets[this.target];
       const result = importanceSample(t.logDensity, this.proposal(), this.draws, seededSource(this.seed));
       const psis = paretoSmoothedLogWeights(result.logWeights);
-      this.result = { ...result, khat: psis.k, khatMax: kHatThreshold(result.n, this.data.widgets.khat_max) };
+      this.result = { ...result, khat: psis.k, kHatMax: kHatThreshold(result.n, this.data.widgets.k_hat_max) };
       this.syncControls();
       this.draw();
       this.showReadouts();
@@ -119,11 +119,11 @@ export class ImportanceSampling extends Widget {
     const r = this.result;
     const k = r.khat;
     const { error_mcse_max: errorMax, high_ess_fraction: highEss } = this.data.widgets;
-    const khatMax = r.khatMax; // the bound for this many draws: 0.5 at 100, the cap 0.7 from about 2,200
+    const kHatMax = r.kHatMax; // the bound for this many draws: 0.5 at 100, the cap 0.7 from about 2,200
     this.big.set('ess', `${fmt(r.ess, 1)}`);
     this.big.set('fraction', `${fmt((100 * r.ess) / r.n, 1)}%`);
     this.big.set('max', fmt(r.maxWeight, 4));
-    this.big.set('khat', fmt(k, 2), k < khatMax ? 'bcw-good' : 'bcw-warn');
+    this.big.set('khat', fmt(k, 2), k < kHatMax ? 'bcw-good' : 'bcw-warn');
     const truth = this.targets[this.target].grid.mean;
     const z = this.errors();
     this.table.set(['', 'estimate', 'MCSE', 'grid mean', 'error / MCSE'], [0, 1].map((a) => [
@@ -132,7 +132,7 @@ export class ImportanceSampling extends Widget {
     const off = Math.max(...z.map(Math.abs));
     this.say(`${r.n} draws from a ${this.family.replace('-', ' ')} proposal at (${fmt(this.centre[0], 2)}, ${fmt(this.centre[1], 2)}), seed ${this.seed}. `
       + (off > errorMax && r.ess > highEss * r.n ? 'High ESS, yet the estimate is many MCSEs off: the proposal misses mass it never sees.'
-        : k >= khatMax ? `k̂ ≥ ${fmt(khatMax, 2)}, the bound for ${r.n} draws: the weights’ tail is too heavy to trust the estimate.` : ''));
+        : k >= kHatMax ? `k̂ ≥ ${fmt(kHatMax, 2)}, the bound for ${r.n} draws: the weights’ tail is too heavy to trust the estimate.` : ''));
   }
 
   invalidate() {
@@ -226,7 +226,7 @@ export class ImportanceSampling extends Widget {
       ess_fraction: r.ess / r.n,
       max_weight: r.maxWeight,
       khat: r.khat,
-      khat_max: r.khatMax,
+      k_hat_max: r.kHatMax,
       mean: r.mean,
       mcse: r.mcse,
       grid_mean: this.targets[this.target].grid.mean,

@@ -2,7 +2,7 @@
 // using the data the package wrote (window.BayesCompWidgetData, from bayescomp-widgets-data.js).
 // In JupyterLab, anywidget calls mountAnywidget() with the data sent by the kernel instead.
 //
-// The figures' facts are the manifest's (code/bayescomp/figures.json, published in the data as
+// The figures' facts are the manifest's (code/bayescomp/book/figures.json, published in the data as
 // data.figures): none is typed here. A figure's entry names the class that draws it; the
 // registry below maps that name to the class, explicitly, so minifying the bundle renames
 // nothing it needs.

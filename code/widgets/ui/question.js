@@ -1,4 +1,4 @@
-// A question that asks before it tells (bayescomp.questions.ask). The package writes the whole
+// A question that asks before it tells (bayescomp.book.questions.ask). The package writes the whole
 // question as HTML: the prompt, the choices or a number field, and the answer with its
 // explanation inside a closed <details> (so a front end that runs no script, such as
 // JupyterLab showing a stored output, still hides the answer until it is opened). This script,

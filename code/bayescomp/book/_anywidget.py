@@ -2,7 +2,7 @@
 ``import bayescomp`` needs no anywidget).
 
 anywidget's documented pattern: ``_esm`` is the path of the built ES module, shipped inside the
-package (:data:`bayescomp.widgets.ESM`); which figure to draw, the data and the starting state
+package (:data:`bayescomp.book.widgets.ESM`); which figure to draw, the data and the starting state
 are traits the kernel syncs, and ``readout`` comes back from the browser.
 """
 import anywidget
@@ -12,11 +12,11 @@ from .widgets import ESM
 
 
 class BayesCompWidget(anywidget.AnyWidget):
-    """A live figure in Jupyter; make one with :func:`bayescomp.widgets.metropolis` and friends."""
+    """A live figure in Jupyter; make one with :func:`bayescomp.book.widgets.metropolis` and friends."""
 
     _esm = ESM
-    widget = traitlets.Unicode().tag(sync=True)    # its name, one of bayescomp.widgets.WIDGETS
-    data = traitlets.Dict().tag(sync=True)         # bayescomp.widgets.widget_data()
+    widget = traitlets.Unicode().tag(sync=True)    # its name, one of bayescomp.book.widgets.WIDGETS
+    data = traitlets.Dict().tag(sync=True)         # bayescomp.book.widgets.widget_data()
     params = traitlets.Dict().tag(sync=True)       # the starting state, e.g. {"scale": 0.5}
     readout = traitlets.Dict().tag(sync=True)      # what the figure shows, sent back by it
 

@@ -2,7 +2,7 @@
 
 A chapter asks with one call, in a code cell before the cell that shows the result::
 
-    bc.questions.ask(
+    book.questions.ask(
         "Which proposal will give the larger weight ESS?",
         choices=["the prior, with 20,000 draws", "the Laplace Gaussian, with 5,000"],
         answer=int(laplace_ess > prior_ess),

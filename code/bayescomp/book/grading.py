@@ -30,16 +30,16 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._checks import as_finite_array, positive_float, positive_int, unit_interval_float
-from ._special import normal_quantile
-from .diagnostics import ess_mean
-from .grid import GridResult, grid_posterior
-from .hierarchical import EIGHT_SCHOOLS_SIGMA, EIGHT_SCHOOLS_Y, HierarchicalData, hierarchical_data
-from .hierarchical_reference import hierarchical_reference
-from .laplace import LaplaceResult, laplace_approximation
+from .._checks import as_finite_array, positive_float, positive_int, unit_interval_float
+from .._special import normal_quantile
+from ..diagnostics import ess_mean
+from ..grid import GridResult, grid_posterior
+from ..hierarchical import EIGHT_SCHOOLS_SIGMA, EIGHT_SCHOOLS_Y, HierarchicalData, hierarchical_data
+from ..hierarchical_reference import hierarchical_reference
+from ..laplace import LaplaceResult, laplace_approximation
+from ..metropolis import run_metropolis_chains
+from ..problem import Target
 from .lecture import LectureSettings, lecture_problem
-from .metropolis import run_chains
-from .problem import Target
 
 # An honest answer fails the bound at most this often (all its components together) where its
 # z-scores are normal; half of the 1 % the course allows, so that an estimate from a short run, a
@@ -337,7 +337,7 @@ def check_variant(recorded, user=None):
     """Raise :class:`GradingError` unless ``recorded`` is the variant of ``user`` (default:
     :func:`current_user`); return the variant re-derived from the name."""
     if not isinstance(recorded, Variant):
-        raise GradingError(f"the recorded variant must be a bayescomp.grading.Variant, as the "
+        raise GradingError(f"the recorded variant must be a bayescomp.book.grading.Variant, as the "
                            f"first cell makes it; got {type(recorded).__name__}")
     user = current_user() if user is None else _name(user, "user")
     expected = student_variant(user, recorded.assignment)
@@ -386,15 +386,14 @@ def logistic_reference(settings, resolution=241, half_width=10.0):
         raise ValueError(f"settings must be a LectureSettings; got {type(settings).__name__}")
     half_width = positive_float(half_width, "half_width")
     _, target = lecture_problem(settings)
-    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian,
-                                    np.zeros(target.dim), settings.newton_steps)
+    laplace = laplace_approximation(target, np.zeros(target.dim), settings.newton_steps)
     bounds = np.column_stack([laplace.mean - half_width * laplace.sd,
                               laplace.mean + half_width * laplace.sd])
     return LogisticReference(settings, target, laplace,
                              grid_posterior(target.log_density, bounds, resolution))
 
 
-def metropolis_expected_mcse(log_density, starts, proposal_chol, exact_sd, n_draws, rng,
+def metropolis_expected_mcse(target, starts, proposal_chol, exact_sd, n_draws, rng,
                              n_steps=20_000, function=None):
     """The MCSE of a Metropolis mean with ``n_draws`` kept draws, by :func:`chain_expected_mcse`
     on a long run of the same sampler started from exact draws ``starts`` (one chain per row).
@@ -402,7 +401,7 @@ def metropolis_expected_mcse(log_density, starts, proposal_chol, exact_sd, n_dra
     ``function`` maps the draws ``(chain, draw, d)`` to the graded values ``(chain, draw, K)``
     (default: the draws themselves), whose exact sds are ``exact_sd``.
     """
-    run = run_chains(log_density, starts, proposal_chol, n_steps, rng)
+    run = run_metropolis_chains(target, starts, proposal_chol, n_steps, rng)
     values = run.draws if function is None else np.asarray(function(run.draws), dtype=float)
     return chain_expected_mcse(values, exact_sd, n_draws)
 

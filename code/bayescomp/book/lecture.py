@@ -8,12 +8,12 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .grid import GridResult, grid_posterior
-from .importance import ImportanceResult, importance_sample
-from .laplace import LaplaceResult, laplace_approximation
-from .metropolis import ChainsResult, run_chains
-from .problem import LogisticData, Target, logistic_posterior, make_data
-from .vi import MeanFieldResult, mean_field_vi
+from ..grid import GridResult, grid_posterior
+from ..importance import ImportanceResult, importance_sample
+from ..laplace import LaplaceResult, laplace_approximation
+from ..metropolis import MetropolisChainsResult, run_metropolis_chains
+from ..problem import LogisticData, Target, logistic_posterior, make_data
+from ..vi import MeanFieldResult, mean_field_vi
 
 
 class LectureSettings(NamedTuple):
@@ -62,7 +62,7 @@ class LectureResults(NamedTuple):
     laplace: LaplaceResult
     is_prior: Optional[ImportanceResult]
     is_laplace: Optional[ImportanceResult]
-    chains: Optional[ChainsResult]
+    chains: Optional[MetropolisChainsResult]
     vi: Optional[MeanFieldResult]
 
 
@@ -92,23 +92,22 @@ def run_lecture(settings=LectureSettings(), methods=SAMPLERS):
     s = settings
     data, target = lecture_problem(s)
     grid = grid_posterior(target.log_density, s.grid_bounds, s.grid_resolution)
-    laplace = laplace_approximation(target.grad_log_density, target.neg_hessian,
-                                    np.zeros(target.dim), s.newton_steps)
+    laplace = laplace_approximation(target, np.zeros(target.dim), s.newton_steps)
     is_prior = is_laplace = chains = vi = None
     if "importance" in methods:
-        is_prior = importance_sample(target.log_density, np.zeros(target.dim),
+        is_prior = importance_sample(target, np.zeros(target.dim),
                                      s.prior_var * np.eye(target.dim), s.is_prior_draws,
                                      np.random.default_rng(s.is_prior_seed))
-        is_laplace = importance_sample(target.log_density, laplace.mean, laplace.cov,
+        is_laplace = importance_sample(target, laplace.mean, laplace.cov,
                                        s.is_laplace_draws,
                                        np.random.default_rng(s.is_laplace_seed))
     if "mcmc" in methods:
-        chains = run_chains(target.log_density, s.mcmc_starts,
+        chains = run_metropolis_chains(target, s.mcmc_starts,
                             s.mcmc_scale * np.linalg.cholesky(laplace.cov), s.mcmc_steps,
                             [np.random.default_rng(s.mcmc_first_seed + c)
                              for c in range(len(s.mcmc_starts))], s.mcmc_warmup)
     if "vi" in methods:
-        vi = mean_field_vi(target.log_density, target.grad_log_density, laplace.mean,
+        vi = mean_field_vi(target, laplace.mean,
                            np.log(laplace.sd), s.vi_steps, np.random.default_rng(s.vi_seed),
                            s.vi_samples, s.vi_lr, track_elbo=False)
     return LectureResults(s, data, target, grid, laplace, is_prior, is_laplace, chains, vi)

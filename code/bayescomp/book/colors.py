@@ -1,7 +1,7 @@
 """The figures' colours: one palette for the matplotlib figures and the live widgets alike.
 
-Plain data, no matplotlib: the widgets' data (:func:`bayescomp.widgets.widget_data`) carries these
-dictionaries to the browser, and :mod:`bayescomp.plotting` draws with them.
+Plain data, no matplotlib: the widgets' data (:func:`bayescomp.book.widgets.widget_data`) carries these
+dictionaries to the browser, and :mod:`bayescomp.book.plotting` draws with them.
 """
 
 # Okabe and Ito (2008): distinguishable under the common forms of colour blindness.

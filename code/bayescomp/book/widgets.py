@@ -20,6 +20,7 @@ Jupyter are made from it: ``posterior-explorer`` is shown by :func:`posterior_ex
 Neither matplotlib nor ``anywidget`` is imported here until a widget is displayed, so
 ``import bayescomp`` and :func:`widget_data` work without them.
 """
+import base64
 import json
 import os
 from pathlib import Path
@@ -27,14 +28,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
+from ..gaussian import isotropic_mixture_target
+from ..hierarchical import hierarchical_data, to_noncentred
+from ..hierarchical_reference import exact_draws, hierarchical_reference
+from ..hmc import RWM_OPTIMAL_SCALE
+from ..psis import K_HAT_MAX
 from .colors import CHAIN_COLORS, METHOD_COLORS, PALETTE
-from .diagnostics import ESS_THRESHOLD, RHAT_THRESHOLD
-from .gaussian import isotropic_mixture_target
-from .hierarchical import hierarchical_data, to_noncentred
-from .hierarchical_reference import exact_draws, hierarchical_reference
 from .lecture import LectureSettings, lecture_problem
-from .hmc import DIMENSION_PATH_LENGTH, RWM_OPTIMAL_SCALE
-from .psis import K_HAT_MAX
+from .chapters import DIMENSION_PATH_LENGTH
 
 BUNDLE_NAME = "bayescomp-widgets.js"
 ESM_NAME = "bayescomp-anywidget.js"
@@ -45,9 +47,11 @@ DATA_NAME = "bayescomp-widgets-data.js"
 STATIC = Path(__file__).resolve().parent / "static"
 BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website and the decks
 ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
-# Made by `make slides` in a checkout (not package data): each live figure's still image, for a
-# front end that cannot run Jupyter widgets (RISE), linked to the figure's live slide.
-STILLS = Path(__file__).resolve().parents[2] / "_build" / "widgets" / "stills"
+# Each live figure's still image, for a front end that cannot run Jupyter widgets (RISE), linked
+# to the figure's live slide, is made by the build (`make slides`, tools/slides/stills.py), never
+# found by the package in a checkout: the build tools name the folder that holds the stills and
+# their links.json in this environment variable (`make lab` and the tests' JupyterLab set it).
+STILLS_ENV = "BAYESCOMP_STILLS"
 # The live figures' manifest (package data): every fact about a figure, typed once.
 MANIFEST = Path(__file__).with_name("figures.json")
 FIGURES = tuple(json.loads(MANIFEST.read_text(encoding="utf-8"))["figures"])
@@ -74,7 +78,7 @@ class WidgetSettings(NamedTuple):
 
     The thresholds colour a readout good or bad, in the widgets and in their tests alike:
 
-    - ``khat_max``: the cap, 0.7, of the PSIS rule: k-hat below min(1 - 1/log10 S, 0.7) for S
+    - ``k_hat_max``: the cap, 0.7, of the PSIS rule: k-hat below min(1 - 1/log10 S, 0.7) for S
       draws, the weights' tail is light enough to trust the estimate (Vehtari et al., 2024;
       :func:`~bayescomp.psis.k_hat_threshold`, which the widget's engine repeats as
       ``kHatThreshold``);
@@ -123,7 +127,7 @@ class WidgetSettings(NamedTuple):
     vi_start: tuple = (0.8, 0.4)
     vi_two_mode_start: tuple = (1.0, 0.5)
     vi_two_mode_init_sd: float = 0.5
-    khat_max: float = K_HAT_MAX
+    k_hat_max: float = K_HAT_MAX
     rhat_max: float = RHAT_THRESHOLD
     ess_min: int = ESS_THRESHOLD
     error_mcse_max: float = 4.0
@@ -166,7 +170,7 @@ class FunnelSettings(NamedTuple):
 class DimensionSettings(NamedTuple):
     """The dimension widget: chapter 6's standard Gaussian N(0, I_d) under both samplers.
 
-    Each sampler is tuned by the chapter's rule (:func:`bayescomp.dimension_tuning`, with
+    Each sampler is tuned by the chapter's rule (:func:`bayescomp.book.dimension_tuning`, with
     these constants) and runs four chains from exact draws, so no warm-up is needed. Both get
     the same budget: per animation frame ``hmc_speed`` HMC iterations of L gradient
     evaluations each, and as many random-walk steps (one log-density evaluation each) as
@@ -222,7 +226,7 @@ def funnel_data(settings=FunnelSettings(), data=None):
 
 def dimension_data(settings=DimensionSettings()):
     """What the dimension widget starts from: its settings (the widget applies chapter 6's
-    tuning rule, :func:`bayescomp.dimension_tuning`, to every d with these constants)."""
+    tuning rule, :func:`bayescomp.book.dimension_tuning`, to every d with these constants)."""
     return {"settings": _plain(settings)}
 
 
@@ -264,7 +268,7 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``,
         ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), ``palette`` /
         ``method_colors`` / ``chain_colors`` (the figures' Okabe-Ito colours,
-        :mod:`bayescomp.colors`), and ``figures``: the manifest (:data:`FIGURES`), each entry
+        :mod:`bayescomp.book.colors`), and ``figures``: the manifest (:data:`FIGURES`), each entry
         with ``still_steps``, the number its ``still`` setting holds (0 for none).
     """
     data, _ = lecture_problem(settings)
@@ -327,30 +331,34 @@ def _widget(name, start):
     return BayesCompWidget(widget=name, data=widget_data(), params=dict(start))
 
 
-def still_html(name, here=None):
+def still_html(name, here=None, stills=None):
     """What a front end that cannot run a Jupyter widget shows in its place: the figure's still
     image, linked to the live figure on its slide in the lecture deck.
 
     JupyterLab's RISE slides cannot load Jupyter widgets, so this is what a live figure's slide
-    shows there. The still, and ``links.json`` (the deck and slide of each widget), are made
-    by ``make slides`` (``tools/slides/stills.py``) beside the bundle; the paths are relative
-    to ``here``, the notebook's folder (the kernel's working folder by default). Before
-    ``make slides`` the HTML says how to get them.
+    shows there. The stills, and ``links.json`` (for each widget its still's file, the deck's
+    path and the slide's id), are made by the build (``make slides``, ``tools/slides/stills.py``)
+    into the folder ``stills``, by default the one the environment variable :data:`STILLS_ENV`
+    names. The image is embedded as data, so a notebook saved with this output shows it
+    wherever it is opened (on a course's hub, in a copy), and the link to the deck is relative
+    to ``here``, the notebook's folder (the kernel's working folder by default). With no stills
+    (the variable unset, or the build not run) the HTML says how to get them and references no
+    file.
     """
-    stills = STILLS
-    links = stills / "links.json"
     title = name.replace("-", " ")
-    if not links.exists() or name not in json.loads(links.read_text(encoding="utf-8")):
+    folder = stills if stills is not None else os.environ.get(STILLS_ENV)
+    links = Path(folder) / "links.json" if folder else None
+    if links is None or not links.exists() or name not in json.loads(links.read_text(encoding="utf-8")):
         return (f"<p><b>Live figure: {title}.</b> This view cannot run Jupyter widgets "
                 "(RISE cannot); JupyterLab's notebook view can. For a lecture, <code>make "
                 "slides</code> builds the decks, where the figure is live on its slide, and a "
                 "still image of it for this place.</p>")
     link = json.loads(links.read_text(encoding="utf-8"))[name]
-    relative = lambda path: Path(os.path.relpath(path, here or Path.cwd())).as_posix()
-    still = relative(stills / link["still"])
-    deck = f"{relative(stills.parents[1] / 'slides_out' / 'slides' / link['deck'])}#/{link['slide']}"
+    png = base64.b64encode((links.parent / link["still"]).read_bytes()).decode("ascii")
+    deck = Path(os.path.relpath(link["deck"], here or Path.cwd())).as_posix()
+    deck = f"{deck}#/{link['slide']}"
     return (f'<figure style="margin: 0"><a href="{deck}" target="_blank">'
-            f'<img src="{still}" alt="A still image of the live figure: {title}" '
+            f'<img src="data:image/png;base64,{png}" alt="A still image of the live figure: {title}" '
             'style="max-width: 100%"></a>'
             f'<figcaption>A still image: this view cannot run Jupyter widgets (RISE cannot). '
             f'<a href="{deck}" target="_blank">Open the figure live on its slide of the '
@@ -377,7 +385,10 @@ del _figure
 
 
 if __name__ == "__main__":
-    # python -m bayescomp.widgets OUT_DIR: write the data script there (`make widgets` does).
+    # python -m bayescomp.book.widgets OUT_DIR: write the data script there (`make widgets` does).
     import sys
 
-    print(write_data_script(sys.argv[1] if len(sys.argv) > 1 else "_build/widgets"))
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m bayescomp.book.widgets OUT_DIR (the folder to write "
+                 f"{DATA_NAME} into)")
+    print(write_data_script(sys.argv[1]))

@@ -1,7 +1,7 @@
 r"""The course's assignments (``course/source``): each student's problem, answer key and checks.
 
 Every assignment starts with ``VARIANT = homework.start("ps2")``: the student's variant, from
-their hub user name (:func:`bayescomp.grading.student_variant`). Its Monte Carlo answers are
+their hub user name (:func:`bayescomp.book.grading.student_variant`). Its Monte Carlo answers are
 graded by :func:`check` (the visible "check my answer" cells) and :func:`grade` (the hidden
 tests), against the answer key of that variant, which the grader recomputes from the package:
 
@@ -24,12 +24,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..hierarchical import hierarchical_target, to_noncentred
+from ..hierarchical_reference import exact_draws
+from ..problem import sigmoid
 from . import grading
 from .grading import GradingError, Variant
-from .hierarchical import hierarchical_target, to_noncentred
-from .hierarchical_reference import exact_draws
 from .lecture import lecture_problem
-from .problem import sigmoid
 
 ASSIGNMENTS = {"ps2": "importance sampling", "ps3": "Markov chain Monte Carlo",
                "ps4": "Laplace and variational inference", "ps7": "a hierarchical model"}
@@ -53,7 +53,7 @@ def student(environ=None, cwd=None):
 
     Under nbgrader's autograde (``NBGRADER_EXECUTION=autograde``) it is the name of the folder
     the submission sits in (``autograded/<student>/<assignment>``); elsewhere,
-    :func:`bayescomp.grading.current_user`.
+    :func:`bayescomp.book.grading.current_user`.
     """
     environ = os.environ if environ is None else environ
     if environ.get("NBGRADER_EXECUTION") == "autograde" and not environ.get("BAYESCOMP_STUDENT"):
@@ -182,13 +182,13 @@ def _autocorrelation_time(variant):
         _, scales = grid_moments(reference.grid)
         starts = grading.grid_draws(reference.grid, REFERENCE_CHAINS, rng)
         return grading.metropolis_expected_mcse(
-            reference.target.log_density, starts, ps3_proposal(variant), scales, 1, rng,
+            reference.target, starts, ps3_proposal(variant), scales, 1, rng,
             REFERENCE_STEPS, function=lambda draws: mean_and_variance(draws, reference.grid.mean))
     problem = eight_schools(variant)
     target = hierarchical_target(problem.data, "non-centred")
     starts = to_noncentred(exact_draws(problem.data, problem.reference, REFERENCE_CHAINS, rng))
     return grading.metropolis_expected_mcse(
-        target.log_density, starts, np.diag(problem.proposal_sd), problem.reference.sd[:2], 1,
+        target, starts, np.diag(problem.proposal_sd), problem.reference.sd[:2], 1,
         rng, REFERENCE_STEPS, function=lambda draws: draws[..., :2])  # mu, log tau: in both forms
 
 
@@ -236,7 +236,7 @@ def check(variant, estimate, mcse, n_draws):
     """The visible check: the answer's form, and whether it lies within the z-score bound.
 
     Prints what passed and returns nothing (a test cell's value would be read by nbgrader as
-    partial credit); raises :class:`~bayescomp.grading.GradingError` saying what is wrong.
+    partial credit); raises :class:`~bayescomp.book.grading.GradingError` saying what is wrong.
     The MCSE is not judged here: the hidden tests do.
     """
     variant = _variant(variant, tuple(ASSIGNMENTS))
@@ -252,8 +252,8 @@ def check(variant, estimate, mcse, n_draws):
 
 def grade(variant, estimate, mcse, n_draws):
     """The hidden test: the variant is the student's own, the run is long enough, and the
-    estimate and its MCSE pass :func:`bayescomp.grading.grade_estimate`. Returns nothing;
-    raises :class:`~bayescomp.grading.GradingError` saying what is wrong."""
+    estimate and its MCSE pass :func:`bayescomp.book.grading.grade_estimate`. Returns nothing;
+    raises :class:`~bayescomp.book.grading.GradingError` saying what is wrong."""
     variant = _variant(variant, tuple(ASSIGNMENTS))
     grading.check_variant(variant, student())
     answer_key = key(variant, 1)

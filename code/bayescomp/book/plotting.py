@@ -16,11 +16,11 @@ from matplotlib.patches import Ellipse
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-# The colours live in bayescomp.colors (no matplotlib there, for the widgets' data); chapters
+# The colours live in bayescomp.book.colors (no matplotlib there, for the widgets' data); chapters
 # reach them as plotting.PALETTE and plotting.METHOD_COLORS.
+from .._checks import positive_int
+from ..hierarchical_reference import log_tau_theta_density
 from .colors import CHAIN_COLORS, CYCLE, METHOD_COLORS, PALETTE
-from ._checks import positive_int
-from .hierarchical_reference import log_tau_theta_density
 
 #: With ``BAYESCOMP_FIGURES=deck`` in the environment (the deck builder sets it when it re-runs
 #: a chapter for its slides), :func:`setup_figures` draws figures for a projector.
@@ -179,7 +179,7 @@ def plot_covariance_ellipse(ax, mean, cov, n_sd=2.0, **kwargs):
 def chain_color(chain):
     """The colour of chain ``chain`` (counted from 0) in every chain plot, figures and widgets.
 
-    There are four (:data:`bayescomp.colors.CHAIN_COLORS`), as many as the book runs chains: a
+    There are four (:data:`bayescomp.book.colors.CHAIN_COLORS`), as many as the book runs chains: a
     fifth chain would have to repeat one, and two chains in one colour read as one, so it is
     an error rather than a silent repeat.
     """
@@ -244,7 +244,7 @@ def plot_density_curve(ax, theta, log_density, label=None, **kwargs):
 def plot_walk(ax, start, chain, color=None, label="chain path"):
     """A short Metropolis walk: accepted moves as a path, rejected proposals as crosses.
 
-    ``chain`` is a :class:`~bayescomp.metropolis.ChainResult` run with
+    ``chain`` is a :class:`~bayescomp.metropolis.MetropolisResult` run with
     ``record_proposals=True``; ``label`` names the path in a legend (beside another
     sampler's path, say which sampler it is).
     """
