@@ -62,7 +62,7 @@ def split_rhat(draws):
 
     Notes
     -----
-    For :math:`M` chains of :math:`N` draws, :func:`potential_scale_reduction` is applied to the
+    For :math:`M` chains of :math:`N` draws, ``potential_scale_reduction`` is applied to the
     :math:`2M` half-chains of :math:`N/2` draws:
     :math:`\hat R = \sqrt{(\frac{N/2-1}{N/2}W + \frac{1}{N/2} B)/W}`, with :math:`W` and :math:`B`
     computed from the half-chains (Gelman et al., 2013, equation 11.4).

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._chains import check_draws, lagged_products, per_param, positive_pair_count, split_chains
+from ._chains import check_draws, lagged_products, per_param, split_chains
 from ._checks import unit_interval_float
 from ._special import beta_quantile, normal_quantile
 from .classic_diagnostics import potential_scale_reduction
@@ -127,7 +127,7 @@ def rank_normalized_rhat(draws):
     For :math:`M` chains of :math:`N` draws, split every chain in half, giving :math:`2M`
     half-chains of :math:`N/2` draws. Replace each draw by the normal score of its rank
     :math:`r` among all :math:`S = MN` draws, :math:`z = \Phi^{-1}\big((r - 3/8)/(S + 1/4)\big)`,
-    and apply :func:`~bayescomp.classic_diagnostics.potential_scale_reduction` to the :math:`z` of
+    and apply ``bayescomp.classic_diagnostics.potential_scale_reduction`` to the :math:`z` of
     the half-chains: :math:`\hat R = \sqrt{(B/W + N/2 - 1)/(N/2)}`, with :math:`W` the mean
     within-half-chain variance and :math:`B = (N/2)\,\mathrm{Var}(\bar z_m)`. Repeat on the folded
     draws :math:`|\theta - \operatorname{median}\theta|` and report the larger value
@@ -172,7 +172,7 @@ def _multichain_autocorrelation(x):
 
     With :math:`s_m^2` and :math:`\hat\rho_{t,m}` the variance and lag-:math:`t` autocorrelation
     of chain :math:`m`, :math:`W` their mean variance and :math:`\widehat{\mathrm{var}}^+` the
-    pooled estimate of :func:`potential_scale_reduction`,
+    pooled estimate of ``potential_scale_reduction``,
     :math:`\hat\rho_t = 1 - (W - \frac1M\sum_m s_m^2\hat\rho_{t,m})/\widehat{\mathrm{var}}^+`
     (Stan Reference Manual, "Effective sample size"; Vehtari et al., 2021, section 3.2).
     """
@@ -351,7 +351,7 @@ def e_bfmi(energies):
     ----------
     energies : array_like, shape (chain, draw)
         The total energy :math:`\mathcal H` kept at each step
-        (:attr:`bayescomp.hmc.HMCChainsResult.energies`).
+        (``energies`` in the result of :func:`run_hmc_chains`).
 
     Returns
     -------
@@ -473,7 +473,7 @@ def failed_checks(draws, divergent=None, energies=None):
     ----------
     draws : array_like, shape (chain, draw, param)
     divergent : array_like of bool, optional
-        Divergence flags of an HMC run (:attr:`bayescomp.hmc.HMCChainsResult.divergent`).
+        Divergence flags of an HMC run (``divergent`` in the result of :func:`run_hmc_chains`).
     energies : array_like, shape (chain, draw), optional
         The energies of an HMC run, for E-BFMI.
 

@@ -194,9 +194,8 @@ def hmc_transition(log_density, grad_log_density, state, momentum, log_u, dynami
     """
     position, potential, grad = state
     step_size, n_leapfrog, inverse_mass = dynamics
-    for end, end_momentum, end_grad in _leapfrog_steps(grad_log_density, position, momentum,
-                                                       grad, step_size, n_leapfrog,
-                                                       inverse_mass):
+    for end, end_momentum, end_grad in _leapfrog_steps(  # noqa: B007 (the last step is kept)
+            grad_log_density, position, momentum, grad, step_size, n_leapfrog, inverse_mass):
         pass  # only the trajectory's end is proposed
     end_potential = -log_density(end)
     start_energy = potential + _kinetic(momentum, inverse_mass)
@@ -301,7 +300,7 @@ def run_hmc_chains(target, starts, step_size, n_leapfrog, n_steps, rngs, n_warmu
     target, step_size, n_leapfrog, mass
         As for :func:`hmc_chain`.
     starts, n_steps, rngs, n_warmup
-        As for :func:`bayescomp.metropolis.run_metropolis_chains`: a ``(chain, d)`` array of starts, steps
+        As for :func:`bayescomp.run_metropolis_chains`: a ``(chain, d)`` array of starts, steps
         per chain with the warm-up, one generator per chain (or one for all chains), and the
         draws to discard.
 

@@ -141,7 +141,7 @@ def metropolis_chain(target, start, proposal_chol, n_steps, rng, record_proposal
     Each step draws :math:`\varepsilon \sim N(0, I)` and then :math:`u \sim U(0,1)`, proposes
     :math:`\theta' = \theta + L\varepsilon`, and moves when
     :math:`\log u < \log\tilde p(\theta') - \log\tilde p(\theta)`
-    (:func:`metropolis_transition`). The proposal is symmetric, so this acceptance rule
+    (``metropolis_transition``). The proposal is symmetric, so this acceptance rule
     satisfies detailed balance with respect to :math:`p` (Metropolis et al., 1953; Gelman et al.,
     2013, section 11.2).
     """

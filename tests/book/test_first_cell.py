@@ -48,3 +48,14 @@ def test_the_guard_passes_other_missing_modules_through(tmp_path):
     run = run_without_package(first_code_cell(toc.CHAPTERS[0]).source, tmp_path)
     assert run.stderr.strip().splitlines()[-1] == (
         "ModuleNotFoundError: No module named 'a_module_that_is_not_there'")
+
+
+@pytest.mark.parametrize("name", toc.CHAPTERS)
+def test_the_guard_is_a_cell_of_its_own_that_the_website_leaves_out(name):
+    # Readers of the website see the imports, not the guard; the notebook keeps both.
+    notebook = nbformat.read(toc.notebook(name), as_version=4)
+    guard, imports = [cell for cell in notebook.cells if cell.cell_type == "code"][:2]
+    assert "remove-cell" in guard.metadata.get("tags", []), f"{name}: the guard shows on the website"
+    assert "import numpy" not in guard.source, f"{name}: the guard cell holds the imports too"
+    assert imports.source.startswith("import bayescomp as bc\n"), imports.source[:80]
+    assert "remove-cell" not in imports.metadata.get("tags", [])

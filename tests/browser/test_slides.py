@@ -1037,7 +1037,7 @@ def test_index_lists_decks_handouts_and_keys():
         assert f'href="{deck_file(name)}"' in index
         assert f'href="{handout_file(name)}"' in index
         assert f'href="{students_handout_file(name)}"' in index
-    for key, action in INDEX_KEYS:
+    for _key, action in INDEX_KEYS:
         assert action in index
     assert edition.notice_html() in index
 

@@ -346,6 +346,7 @@ def test_controls_are_labelled_and_focus_is_visible(site, offline_page):
 # --- the numbers ---------------------------------------------------------------------------------
 
 def test_posterior_explorer_shows_the_books_grid(site, offline_page):
+    import bayescomp as bc
     from bayescomp import book
     lecture = book.run_lecture(methods=())
     view = offline_page(site)

@@ -73,7 +73,7 @@ def test_mixture_gradient_and_hessian_match_finite_differences(target, points):
         np.testing.assert_allclose(target.grad_log_density(theta),
                                    finite_difference_gradient(target.log_density, theta),
                                    rtol=1e-6)
-        hessian = [finite_difference_gradient(lambda t: target.grad_log_density(t)[i], theta)
+        hessian = [finite_difference_gradient(lambda t, i=i: target.grad_log_density(t)[i], theta)
                    for i in range(theta.size)]
         np.testing.assert_allclose(target.neg_hessian(theta), -np.array(hessian),
                                    rtol=1e-5, atol=1e-8)

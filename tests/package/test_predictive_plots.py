@@ -29,7 +29,7 @@ def test_predictive_tail_draws_one_minus_each_curve_on_a_log_scale():
     np.testing.assert_allclose(average_line.get_ydata(), 1 - averaged)
     np.testing.assert_allclose(plug_in_line.get_ydata(), 1 - plug_in)
     # Same labels on both panels, so one legend serves the two.
-    assert [l.get_label() for l in left.lines] == [l.get_label() for l in right.lines]
+    assert [line.get_label() for line in left.lines] == [line.get_label() for line in right.lines]
     # The band is the region between 1 - upper and 1 - lower: it holds the average curve.
     band_path = right.collections[0].get_paths()[0].vertices
     assert band_path[:, 1].min() <= (1 - averaged).min() and band_path[:, 1].max() >= (1 - averaged).max()

@@ -18,6 +18,8 @@ import textwrap
 
 import numpy as np
 
+from .docstrings import docstring_markdown
+
 
 class SourceListing:
     """The source of a function or class, body first and docstring folded away.
@@ -33,10 +35,11 @@ class SourceListing:
     def _repr_markdown_(self):
         parts = [f"```python\n{self.code.rstrip()}\n```"]
         if self.docstring:
-            # Raw HTML around a fenced block: both MyST (the website) and JupyterLab fold it.
+            # Raw HTML around Markdown: MyST (the website, the PDF) and JupyterLab both fold it
+            # and render what is inside, the docstring's math included.
             parts.append(f"<details><summary>Docstring of <code>{self.name}</code> "
                          f"(parameters, formula, references)</summary>\n\n"
-                         f"```text\n{self.docstring.rstrip()}\n```\n\n</details>")
+                         f"{docstring_markdown(self.docstring).rstrip()}\n\n</details>")
         return "\n\n".join(parts)
 
     def __repr__(self):
@@ -64,8 +67,9 @@ def show_source(obj):
     """Return the source of a function or class from this package, for display in a chapter.
 
     The body comes first, with the docstring cut to its summary line; the full docstring
-    (parameters, the formula under Notes, the paper cited) follows, folded. No copy of the
-    algorithm lives in the notebook.
+    (parameters, the formula under Notes, the paper cited) follows, folded, as Markdown with
+    its math (``bayescomp.book.docstrings``). No copy of the algorithm
+    lives in the notebook.
     """
     return SourceListing(obj)
 
@@ -180,7 +184,7 @@ def format_errors(errors, width=8, decimals=2):
     Parameters
     ----------
     errors : array_like, shape (K,)
-        Errors such as :attr:`bayescomp.hierarchical_reference.Audit.errors` (NaN prints as ``n/a``, as in :func:`format_mcse`).
+        Errors such as the ``errors`` of :func:`bayescomp.audit` (NaN prints as ``n/a``, as in :func:`format_mcse`).
     width : int or sequence of int
         Characters per number: one width for all, or one per error.
     decimals : int

@@ -52,7 +52,7 @@ class LectureResults(NamedTuple):
     The grid and Laplace fields are always filled; a sampler left out of ``run_lecture``'s
     ``methods`` gives ``None`` in its fields. ``vi.elbo`` is ``None`` too: the protocol does not
     use the ELBO trace, which would cost a log-density evaluation per step; call
-    :func:`~bayescomp.vi.mean_field_vi` directly to watch it.
+    :func:`bayescomp.mean_field_vi` directly to watch it.
     """
 
     settings: LectureSettings

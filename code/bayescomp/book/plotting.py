@@ -49,7 +49,7 @@ DECK_STYLE = {
 
 
 #: Decimals kept in an SVG figure's coordinates, in points (1/72 inch): matplotlib writes six, and
-#: a hundredth of a point is far finer than any screen or printer shows (:func:`lean_svg`).
+#: a hundredth of a point is far finer than any screen or printer shows (``lean_svg``).
 SVG_DECIMALS = 2
 _LONG_NUMBER = re.compile(r"-?\d+\.\d{3,}")
 # Attributes that hold only coordinates or lengths (never a transform's scale factors).
@@ -73,7 +73,7 @@ def lean_svg(svg, decimals=SVG_DECIMALS):
 
 def book_svg(fig):
     """A figure as the chapters show it: IPython's inline SVG, with no date, made lean
-    (:func:`lean_svg`)."""
+    (``lean_svg``)."""
     from IPython.core.pylabtools import print_figure
     svg = print_figure(fig, "svg", metadata={"Date": None})
     return None if svg is None else lean_svg(svg)
@@ -88,10 +88,10 @@ def setup_figures():
     """Configure matplotlib for the book: call once at the top of a chapter.
 
     Sets inline figures to SVG with no date stamp and a fixed hash salt (so re-running a
-    chapter gives the same bytes) and coordinates to a hundredth of a point (:func:`lean_svg`),
+    chapter gives the same bytes) and coordinates to a hundredth of a point (``lean_svg``),
     a white background (readable in dark mode) and the Okabe-Ito colour cycle. For the decks
-    (:func:`deck_figures`) also the larger :data:`DECK_STYLE`, and every figure is shown
-    resized into :data:`DECK_BOX` (:func:`deck_svg`).
+    (``deck_figures``) also the larger :data:`DECK_STYLE`, and every figure is shown
+    resized into :data:`DECK_BOX` (``deck_svg``).
     """
     import matplotlib as mpl
     from cycler import cycler
