@@ -42,6 +42,7 @@ from tools import edition, toc
 from tools.download.question_bank import chapter_questions
 from tools.slides.build import (CANVAS, EDITION_CLASS, INDEX_KEYS, chapter_title, deck_file,
                                 deck_title, handout_file, students_handout_file)
+from tools.slides import lectures
 from tools.slides.handouts import HANDOUTS, print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
@@ -1080,23 +1081,10 @@ STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a t
 def deck_slides(name):
     """A chapter's slides as nbconvert cuts them, each the list of its cells (skipped cells
     left out; a notes cell belongs to the slide whose content it follows)."""
-    slides = []
-    for cell in nbformat.read(toc.notebook(name), as_version=4).cells:
-        kind = cell.metadata.get("slideshow", {}).get("slide_type", "-")
-        if kind == "skip":
-            continue
-        if kind in ("slide", "subslide") or not slides:
-            slides.append([])
-        slides[-1].append(cell)
-    return slides
+    return lectures.deck_slides(nbformat.read(toc.notebook(name), as_version=4))
 
 
-def slide_title(cells):
-    for cell in cells:
-        found = re.search(r"^#{1,3}\s+(.+?)\s*$|<h1>(.+?)</h1>", cell.source, re.M)
-        if cell.cell_type == "markdown" and found:
-            return found[1] or found[2]
-    return ""
+slide_title = lectures.slide_title
 
 
 def notes_of(cells):
@@ -1116,6 +1104,7 @@ def script_problems(text):
     points = re.findall(r"^\s*(?:[-*+]|\d+\.)\s", text, re.M)
     if not NOTES_POINTS[0] <= len(points) <= NOTES_POINTS[1]:
         found.append(f"{len(points)} points, not {NOTES_POINTS[0]} to {NOTES_POINTS[1]}")
+    text = re.sub(r"^\s*\(\d+ min[^)\n]*\)[ \t]*\n", "", text)  # the slide's minutes
     if len(text.split()) > NOTES_WORDS:
         found.append(f"{len(text.split())} words, more than {NOTES_WORDS}")
     found += [f"book-only reference {m[0]!r}" for m in BOOK_ONLY.finditer(text)]
@@ -1156,8 +1145,10 @@ def part_problems(slides):
         if len(headers) > 1:
             found.append(f"slide {k} ({title}): {len(headers)} part headers")
         if headers:
-            if not notes.lstrip().startswith(headers[0][0]):
-                found.append(f"slide {k} ({title}): the part header is not the notes' first line")
+            # The notes open with the slide's minutes (tools/slides/lectures.py), then the header.
+            opening = re.sub(r"^\s*\(\d+ min[^)\n]*\)[ \t]*\n", "", notes)
+            if not opening.lstrip().startswith(headers[0][0]):
+                found.append(f"slide {k} ({title}): the part header does not open the notes")
             parts.append({"number": int(headers[0]["number"]), "title": headers[0]["title"],
                           "minutes": headers[0]["minutes"], "slides": []})
         elif not parts:
