@@ -15,8 +15,8 @@ def entries_and_gaps(text):
         if start < position:
             continue
         gaps.append(text[position:start])
-        depth, end = 0, text.index("{", start)
-        for end in range(end, len(text)):
+        depth, opening = 0, text.index("{", start)
+        for end in range(opening, len(text)):
             depth += {"{": 1, "}": -1}.get(text[end], 0)
             if depth == 0:
                 break

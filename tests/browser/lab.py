@@ -128,10 +128,10 @@ def live_figure_colours(page, index, widget, timeout=60_000):
             f"""() => {{ const el = document.querySelector('{live_figure_selector(widget)}');
                  return el && el.bcWidget && el.querySelector('canvas').width > 200; }}""",
             timeout=timeout)
-    except PlaywrightTimeout:
+    except PlaywrightTimeout as timed_out:
         shown = page.evaluate(f"""() => {{ const cell = jupyterapp.shell.currentWidget.content.widgets[{index}];
             return cell ? cell.node.innerText.slice(-400) : 'no cell'; }}""")
-        raise AssertionError(f"the live figure {widget} did not appear; its cell shows: {shown!r}")
+        raise AssertionError(f"the live figure {widget} did not appear; its cell shows: {shown!r}") from timed_out
     return page.evaluate(f"""() => [...document.querySelectorAll(
         '{live_figure_selector(widget)} canvas')].map(c => {{
           const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

@@ -25,9 +25,8 @@ for extension in jupyterlab-myst jupyterlab-rise anywidget; do
   echo "JupyterLab extension $extension: enabled"
 done
 # Every chapter of _toc.yml (tools/toc.py lists them) from a fresh kernel, each in its own
-# process, in reverse order (no shared state).
+# process, two at a time (the machines have two cores), in reverse order (no shared state).
 chapters=$("$venv/bin/python" -m tools.toc)   # an assignment, so that set -e sees a failure
-for chapter in $(printf '%s\n' "$chapters" | tac); do
-  "$venv/bin/jupyter" nbconvert --to notebook --execute --stdout "$chapter" > /dev/null
-  echo "ran $chapter in the reader venv"
-done
+printf '%s\n' "$chapters" | tac | xargs -P 2 -I{} sh -c \
+  '"$1/bin/jupyter" nbconvert --to notebook --execute --stdout "$2" > /dev/null && echo "ran $2 in the reader venv"' \
+  _ "$venv" {}

@@ -9,12 +9,20 @@ This step, run by ``make book`` before both, clears the execution cache and both
 whenever the package's files or the build lock change, and keeps them otherwise (so a second
 build with nothing changed stays fast).
 
+It then fills the cache with the chapters that are not in it, two at a time, each from a fresh
+kernel in its own process, exactly as myst-nb would run them one after another (in the
+chapter's folder, with the timeout of ``_config.yml``); the website's build then finds every
+chapter cached. A chapter that fails is left out, so the website's build runs it again and
+reports the error as usual.
+
 Usage: python -m tools.scripts.execution_cache
 """
 import shutil
+import sys
+from concurrent.futures import ProcessPoolExecutor
 
 from ..slides.figures import files_hash, tree_files
-from ..toc import ROOT
+from ..toc import CHAPTERS, ROOT, notebook
 
 # What a chapter's outputs depend on besides its own cells.
 INPUTS = ("code/bayescomp", "tools/requirements/build.txt")
@@ -42,7 +50,60 @@ def refresh(caches, stamp, current):
     return True
 
 
+def timeout_per_cell(config=ROOT / "_config.yml"):
+    """The website's execution timeout (``execute: timeout`` in ``_config.yml``)."""
+    import yaml
+    return yaml.safe_load(config.read_text(encoding="utf-8"))["execute"]["timeout"]
+
+
+def execute(path, timeout):
+    """Run the notebook at ``path`` from a fresh kernel in its own folder, as myst-nb does;
+    return it with its run time and the error's traceback (None when it ran through)."""
+    import nbformat
+    from jupyter_cache.executors.utils import single_nb_execution
+    executed = nbformat.read(path, as_version=4)
+    result = single_nb_execution(executed, cwd=str(path.parent), timeout=timeout,
+                                 allow_errors=False, meta_override=True)
+    return executed, result.time, result.exc_string if result.err else None
+
+
+def fill(paths, cache_path=CACHES[0], workers=2):
+    """Execute the notebooks of ``paths`` that the cache does not match, ``workers`` at a
+    time, and store each one that ran through; return the names of those that failed."""
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.cache.main import CacheBundleIn
+    cache = get_cache(str(cache_path))
+
+    def cached(path):
+        try:
+            cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            return False
+        return True
+
+    missing = [path for path in paths if not cached(path)]
+    failed = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        runs = pool.map(execute, missing, [timeout_per_cell()] * len(missing))
+        for path, (executed, seconds, error) in zip(missing, runs):
+            if error is not None:
+                failed.append(path.name)
+                continue
+            # The writes stay in this process: the cache is one SQLite file.
+            record = cache.add_nb_to_project(str(path))
+            cache.cache_notebook_bundle(CacheBundleIn(executed, record.uri,
+                                                      data={"execution_seconds": seconds}),
+                                        check_validity=False, overwrite=True)
+            print(f"executed {path.name} in {seconds:.0f} s into the website's cache", flush=True)
+    return failed
+
+
 if __name__ == "__main__":
     if refresh(CACHES, STAMP, fingerprint()):
         print("execution cache and doctrees cleared: the package or the build lock changed "
               "(or no record of them)")
+    failed = fill([notebook(name) for name in CHAPTERS])
+    if failed:
+        print("failed (the website's build runs them again and reports why): "
+              + ", ".join(failed), file=sys.stderr)

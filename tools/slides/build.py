@@ -26,7 +26,7 @@ from traitlets.config import Config
 from .. import edition, toc
 from ..toc import CHAPTERS, ROOT
 from . import metadata
-from .figures import use_deck_figures
+from .figures import deck_figures, use_deck_figures
 from .metadata import has_teaching_notes, is_teaching_notes, slide_type
 
 HERE = Path(__file__).resolve().parent
@@ -339,12 +339,26 @@ def check_metadata():
                  + "\nRun `python -m tools.slides.metadata` to add it (see tools/AUTHORING.md).")
 
 
+def _deck_figures_of(name):
+    return deck_figures(nbformat.read(toc.notebook(name), as_version=4), name)
+
+
+def prefetch_deck_figures(chapters, workers=2):
+    """Draw the deck figures of ``chapters`` two chapters at a time (each in its own kernel),
+    so that the build below finds them in the cache: the machines this book targets have two
+    cores, and a chapter's kernel mostly keeps one of them busy."""
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(_deck_figures_of, chapters))
+
+
 def build(out, chapters=CHAPTERS):
     """Write the decks of ``chapters`` (every chapter by default) and the deck index into
     ``out``; the index always lists every chapter's deck and handout."""
     check_metadata()
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
+    prefetch_deck_figures(chapters)
     slides = exporter()
     links = []
     for name in CHAPTERS:
