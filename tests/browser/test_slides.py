@@ -11,6 +11,9 @@ again when the deck is opened at that slide (a bookmark, a reload, the speaker v
   nor the MathML text of a formula can be read in the rest of the slide's text;
 - nothing leaves the canvas or is cut off by a box that clips (a code line too long);
 - a figure alone on a slide is at least 480 px of the canvas wide, and every figure has alt text;
+- in the deck's figures no two texts (ticks, labels, titles, legends) overlap or touch, no legend
+  covers a plotted line or marker, and no text reaches into another panel (with a negative
+  control drawn to break each of the three);
 - no math or MyST source shows, on the slides or in the speaker notes, and each slide's notes
   are one block (the speaker view shows only the first).
 
@@ -42,6 +45,7 @@ from tools import edition, toc
 from tools.download.question_bank import chapter_questions
 from tools.slides.build import (CANVAS, EDITION_CLASS, INDEX_KEYS, chapter_title, deck_file,
                                 deck_title, handout_file, students_handout_file)
+from tools.slides import lectures
 from tools.slides.handouts import HANDOUTS, print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
@@ -1080,23 +1084,10 @@ STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a t
 def deck_slides(name):
     """A chapter's slides as nbconvert cuts them, each the list of its cells (skipped cells
     left out; a notes cell belongs to the slide whose content it follows)."""
-    slides = []
-    for cell in nbformat.read(toc.notebook(name), as_version=4).cells:
-        kind = cell.metadata.get("slideshow", {}).get("slide_type", "-")
-        if kind == "skip":
-            continue
-        if kind in ("slide", "subslide") or not slides:
-            slides.append([])
-        slides[-1].append(cell)
-    return slides
+    return lectures.deck_slides(nbformat.read(toc.notebook(name), as_version=4))
 
 
-def slide_title(cells):
-    for cell in cells:
-        found = re.search(r"^#{1,3}\s+(.+?)\s*$|<h1>(.+?)</h1>", cell.source, re.M)
-        if cell.cell_type == "markdown" and found:
-            return found[1] or found[2]
-    return ""
+slide_title = lectures.slide_title
 
 
 def notes_of(cells):
@@ -1116,6 +1107,7 @@ def script_problems(text):
     points = re.findall(r"^\s*(?:[-*+]|\d+\.)\s", text, re.M)
     if not NOTES_POINTS[0] <= len(points) <= NOTES_POINTS[1]:
         found.append(f"{len(points)} points, not {NOTES_POINTS[0]} to {NOTES_POINTS[1]}")
+    text = re.sub(r"^\s*\(\d+ min[^)\n]*\)[ \t]*\n", "", text)  # the slide's minutes
     if len(text.split()) > NOTES_WORDS:
         found.append(f"{len(text.split())} words, more than {NOTES_WORDS}")
     found += [f"book-only reference {m[0]!r}" for m in BOOK_ONLY.finditer(text)]
@@ -1156,8 +1148,10 @@ def part_problems(slides):
         if len(headers) > 1:
             found.append(f"slide {k} ({title}): {len(headers)} part headers")
         if headers:
-            if not notes.lstrip().startswith(headers[0][0]):
-                found.append(f"slide {k} ({title}): the part header is not the notes' first line")
+            # The notes open with the slide's minutes (tools/slides/lectures.py), then the header.
+            opening = re.sub(r"^\s*\(\d+ min[^)\n]*\)[ \t]*\n", "", notes)
+            if not opening.lstrip().startswith(headers[0][0]):
+                found.append(f"slide {k} ({title}): the part header does not open the notes")
             parts.append({"number": int(headers[0]["number"]), "title": headers[0]["title"],
                           "minutes": headers[0]["minutes"], "slides": []})
         elif not parts:
@@ -1244,3 +1238,147 @@ def test_every_slide_of_the_deck_has_notes(deck):
     """In the built deck, as the speaker view reads it: one notes block on every slide."""
     bare = [(s["index"], s["title"]) for s in deck["slides"] if s["notes"] < 1]
     assert bare == [], f"slides of {deck['name']} with no speaker notes: {bare}"
+
+
+# ---------------------------------------------------------------------------------------------
+# No overlapping text in a deck's figures (the lecturer's review: legends over curves, tick
+# labels run together as "10³10⁵", a y-label crossing the next panel). Each figure of a built
+# deck is laid out in chromium at its natural size, and the boxes of what matplotlib drew are
+# measured there (its SVG draws each text as a group of glyph outlines, id "text_N", with the
+# text in a comment; svg.fonttype stays 'path', so getBoundingClientRect gives the glyphs'
+# box): no two texts overlap (tick labels, axis labels, titles, annotations), no legend
+# overlaps a text or covers a point of a plotted line or marker of its axes, and no text of
+# one panel reaches into another panel's plotting area.
+FIGURE_OVERLAPS_JS = r"""
+(svgText) => {
+  const host = document.createElement('div');
+  host.innerHTML = svgText.slice(svgText.indexOf('<svg'));
+  document.body.appendChild(host);
+  const svg = host.querySelector('svg');
+  const perPt = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const tol = 1.0 * perPt;    // one point: less is anti-aliasing, not an overlap
+  const rect = el => el.getBoundingClientRect();
+  const meet = (a, b, t = tol) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > t &&
+                                  Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > t;
+  const inside = (p, r) => p.x > r.left + tol && p.x < r.right - tol && p.y > r.top + tol && p.y < r.bottom - tol;
+  const name = g => {
+    const c = [...g.childNodes].find(n => n.nodeType === 8);
+    return c ? `"${c.textContent.trim().slice(0, 30)}"` : g.id;
+  };
+  const axesOf = el => el.closest('g[id^="axes_"]');
+  const panel = axes => { const p = axes && axes.querySelector(':scope > g[id^="patch_"]'); return p ? rect(p) : null; };
+  const legends = [...svg.querySelectorAll('g[id^="legend_"]')];
+  const frame = legend => { const p = legend.querySelector(':scope > g[id^="patch_"]'); return rect(p || legend); };
+  const texts = [...svg.querySelectorAll('g[id^="text_"]')]
+    .filter(g => !g.parentElement.closest('g[id^="text_"], g[id^="legend_"]'))
+    .map(g => ({what: name(g), r: rect(g), axes: axesOf(g)})).filter(t => t.r.width > 0 && t.r.height > 0);
+  const found = [];
+  const boxes = texts.concat(legends.map(l => ({what: `legend (${[...l.querySelectorAll('g[id^="text_"]')].map(name).join(', ').slice(0, 50)})`,
+                                                r: frame(l), axes: axesOf(l), legend: l})));
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++)
+      // Texts closer than half a point run together ("10³10⁵"): that counts too.
+      if (meet(boxes[i].r, boxes[j].r, -0.5 * perPt)) found.push(`${boxes[i].what} overlaps ${boxes[j].what}`);
+  // A text of one panel inside another panel's plotting area (insets and twins excepted).
+  const panels = [...svg.querySelectorAll('g[id^="axes_"]')].map(a => ({a, r: panel(a)})).filter(p => p.r);
+  const nested = (a, b) => a.left >= b.left - tol && a.right <= b.right + tol && a.top >= b.top - tol && a.bottom <= b.bottom + tol;
+  for (const t of texts) {
+    if (!t.axes) continue;
+    const own = panel(t.axes);
+    for (const p of panels) {
+      if (p.a === t.axes || (own && (nested(own, p.r) || nested(p.r, own)))) continue;
+      if (meet(t.r, p.r)) found.push(`${t.what} reaches into another panel`);
+    }
+  }
+  // A legend over a plotted line or marker of its axes (inside the plotting area, where it shows).
+  for (const l of legends) {
+    const axes = axesOf(l), box = frame(l), area = panel(axes);
+    const scope = axes || svg;
+    const lines = [...scope.querySelectorAll('g[id^="line2d_"], g[id^="PathCollection_"]')]
+      .filter(g => !g.closest('g[id^="legend_"], g[id^="xtick_"], g[id^="ytick_"]'));
+    for (const g of lines) {
+      let covered = 0;
+      for (const path of g.querySelectorAll(':scope > path')) {
+        const total = path.getTotalLength(), m = path.getScreenCTM();
+        const steps = Math.min(2000, Math.max(20, Math.ceil(total)));
+        for (let k = 0; k <= steps; k++) {
+          const q = path.getPointAtLength(total * k / steps).matrixTransform(m);
+          if (inside(q, box) && (!area || inside(q, area))) covered += 1;
+        }
+      }
+      for (const use of g.querySelectorAll('use')) {
+        const r = rect(use), q = {x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2};
+        if (inside(q, box) && (!area || inside(q, area))) covered += 1;
+      }
+      if (covered) found.push(`legend (${[...l.querySelectorAll('g[id^="text_"]')].map(name).join(', ').slice(0, 50)}) covers ${covered} points of ${g.id}`);
+    }
+  }
+  host.remove();
+  return [...new Set(found)];
+}
+"""
+
+
+def deck_svgs(name):
+    """The SVG figures of a built deck, in order (from the data URIs of its figure images)."""
+    import base64
+    deck = (DECKS / deck_file(name)).read_text(encoding="utf-8")
+    return [base64.b64decode(html.unescape(data)).decode("utf-8")
+            for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', deck)]
+
+
+def figure_overlaps(page, svgs):
+    """(figure number, what overlaps) for each overlap in the figures ``svgs``."""
+    return [(k + 1, problem) for k, svg in enumerate(svgs)
+            for problem in page.evaluate(FIGURE_OVERLAPS_JS, svg)]
+
+
+@pytest.fixture(scope="module")
+def blank_page(browser):
+    page = browser.new_page()
+    page.set_content("<!DOCTYPE html><html><body style='margin:0'></body></html>")
+    yield page
+    page.close()
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_figure_text_does_not_overlap(name, blank_page):
+    svgs = deck_svgs(name)
+    assert len(svgs) == notebook_figures(name)
+    found = figure_overlaps(blank_page, svgs)
+    assert found == [], f"overlapping text in the figures of {deck_file(name)} (figure, what): {found}"
+
+
+def test_the_overlap_check_sees_overlaps(blank_page):
+    """Negative control: a figure drawn with the decks' style whose legend covers its curve,
+    whose tick labels run together and whose y-label reaches into the next panel fails; the
+    same data laid out with room pass."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from bayescomp.plotting import DECK_STYLE
+
+    def draw(crowded):
+        with matplotlib.rc_context({**DECK_STYLE, "svg.hashsalt": "control"}):
+            fig, (left, right) = plt.subplots(1, 2, figsize=(6, 3.5) if crowded else (11, 4))
+            x = np.linspace(0, 1, 50)
+            left.plot(x, 0.5 + 0 * x, label="a flat curve")
+            left.legend(loc="center" if crowded else "lower center")
+            if not crowded:
+                left.set_ylim(0.3, 1.2)
+            right.semilogx([1e3, 1e5], [1, 2])
+            right.set_xticks([1e3, 1.5e3, 1e5] if crowded else [1e3, 1e5])
+            right.set_ylabel("a long label of the right panel", labelpad=80 if crowded else 4)
+            if not crowded:
+                fig.tight_layout()
+            out = io.StringIO()
+            fig.savefig(out, format="svg")
+            plt.close(fig)
+            return out.getvalue()
+
+    crowded = " | ".join(problem for _, problem in figure_overlaps(blank_page, [draw(True)]))
+    assert "covers" in crowded, crowded
+    assert "reaches into another panel" in crowded, crowded
+    assert any("10^{3}" in p and "overlaps" in p and "legend" not in p for p in crowded.split(" | ")), crowded
+    assert figure_overlaps(blank_page, [draw(False)]) == []

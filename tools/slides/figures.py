@@ -61,8 +61,9 @@ def tree_files(names):
 
 def content_hash(notebook):
     """What the deck figures of a chapter depend on: its code, the package, this builder."""
-    code = [json.dumps([cell.source, cell.metadata.get("tags", [])])
-            for cell in notebook.cells if cell.cell_type == "code"]
+    # The figures are keyed by cell index: a cell added before a figure moves it.
+    code = [json.dumps([index, cell.source, cell.metadata.get("tags", [])])
+            for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
     return files_hash(sorted(PACKAGE.rglob("*.py")) + [Path(__file__)], *code)
 
 
