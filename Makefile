@@ -65,7 +65,7 @@ HUB_TESTS := tests/hub
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser golden reader-check benchmark clean widgets mutation mutation-js hub \
-        hub-capacity portability assignments grading-report pageweight
+        hub-capacity portability assignments grading-report pageweight student-chapters
 
 help: ## list the targets
 	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
@@ -200,6 +200,13 @@ hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, fir
 # from tools/course/assignments.py (tests/course fails while the committed ones are stale).
 assignments: env-test ## rewrite the course's nbgrader source notebooks (course/source)
 	$(PYTHON) -m tools.course.assignments
+
+# The chapters for a course's students (TEACHING.md, "Student copies without solutions"): every
+# exercise's solution removed, nothing else, into OUT/chapters, ready to publish as the course's
+# repository for its nbgitpuller links.
+student-chapters: env-reader ## write the chapters without their solutions to OUT (make student-chapters OUT=dir)
+	@test -n "$(OUT)" || { echo "Say where: make student-chapters OUT=dir" >&2; exit 2; }
+	$(PYTHON) -m tools.course.student_chapters $(OUT)
 
 # How often the homework's grading fails an honest student (at most 1 %) and catches a wrong one,
 # over 1,000 simulated students per assignment (not part of `make check`; about 10 min on 2 cores).
