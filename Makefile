@@ -189,8 +189,9 @@ hub: env-test npm ## the book on a local JupyterHub: ten students at once, updat
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(HUB_TESTS)
 
-# TEACHING.md's capacity table ("Teaching a class"): N = 1, 5 and 10 students on the local hub.
-hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, first figure)
+# What a class costs the local hub (TEACHING.md, "Capacity"): N = 1, 5 and 10 students, against the
+# course's Z2JH design targets, into _build/reports/hub-capacity.md (no guide copies its figures).
+hub-capacity: env-test npm ## measure a class on the local hub against the Z2JH sizes (_build/reports/hub-capacity.md)
 	bash tools/scripts/install_chromium.sh
 	mkdir -p $(REPORTS)
 	$(PYTHON) -m tools.benchmarks.hub_capacity > $(REPORTS)/hub-capacity.md
