@@ -68,7 +68,7 @@ CHECK_CLASS_SIZE ?= 5
 
 .PHONY: help book test check lab locks outputs env-reader env-build env-test npm assets slides unit \
         nbval browser lint golden reader-check benchmark clean widgets mutation mutation-js hub \
-        hub-capacity portability assignments grading-report pageweight
+        hub-capacity portability assignments grading-report pageweight student-chapters
 
 help: ## list the targets
 	@echo "make book    builds the website (with decks, handouts, archive and PDF)"
@@ -210,8 +210,9 @@ hub: env-test npm ## the book on a local JupyterHub: ten students at once, updat
 	bash tools/scripts/install_chromium.sh
 	$(PYTEST) $(HUB_TESTS)
 
-# TEACHING.md's capacity table ("Teaching a class"): N = 1, 5 and 10 students on the local hub.
-hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, first figure)
+# What a class costs the local hub (TEACHING.md, "Capacity"): N = 1, 5 and 10 students, against the
+# course's Z2JH design targets, into _build/reports/hub-capacity.md (no guide copies its figures).
+hub-capacity: env-test npm ## measure a class on the local hub against the Z2JH sizes (_build/reports/hub-capacity.md)
 	bash tools/scripts/install_chromium.sh
 	mkdir -p $(REPORTS)
 	$(PYTHON) -m tools.benchmarks.hub_capacity > $(REPORTS)/hub-capacity.md
@@ -221,6 +222,13 @@ hub-capacity: env-test npm ## measure a class on the local hub (memory, CPU, fir
 # from tools/course/assignments.py (tests/course fails while the committed ones are stale).
 assignments: env-test ## rewrite the course's nbgrader source notebooks (course/source)
 	$(PYTHON) -m tools.course.assignments
+
+# The chapters for a course's students (TEACHING.md, "Student copies without solutions"): every
+# exercise's solution removed, nothing else, into OUT/chapters, ready to publish as the course's
+# repository for its nbgitpuller links.
+student-chapters: env-reader ## write the chapters without their solutions to OUT (make student-chapters OUT=dir)
+	@test -n "$(OUT)" || { echo "Say where: make student-chapters OUT=dir" >&2; exit 2; }
+	$(PYTHON) -m tools.course.student_chapters $(OUT)
 
 # How often the homework's grading fails an honest student (at most 1 %) and catches a wrong one,
 # over 1,000 simulated students per assignment (not part of `make check`; about 10 min on 2 cores).

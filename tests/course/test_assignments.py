@@ -9,6 +9,7 @@ export`` writes the grades: the first gets every automatic point, the second non
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -121,3 +122,18 @@ def test_a_failed_check_says_what_is_wrong(graded, name):
     errors = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]
               if o["output_type"] == "error"]
     assert errors and {o["ename"] for o in errors} <= {"NotImplementedError", "NameError"}
+
+
+def test_the_guide_states_the_rubrics_as_they_are(source):
+    # The rubric's one source is the written answer's solution; TEACHING.md's Term plan only
+    # says how its points are given, and must agree with every assignment.
+    name, nb = source
+    guide = (assignments.ROOT / "TEACHING.md").read_text(encoding="utf-8")
+    stated = re.search(r"Each written answer is worth (\d+) points: one for naming", guide)
+    assert stated, "TEACHING.md no longer says how the written answers are graded"
+    points = int(stated.group(1))
+    (written,) = [c for c in nb.cells if nbgrader_meta(c).get("grade") and c.cell_type == "markdown"]
+    assert nbgrader_meta(written)["points"] == points, name
+    assert f"*Rubric ({points} points).*" in written.source, name
+    assert written.source.count("1 point:") == points, name
+    assert f"course/source/{NAMES[0]}/{NAMES[0]}.ipynb" in guide

@@ -13,7 +13,7 @@ def test_listing_is_the_source_with_the_docstring_folded_after_the_body():
     body = inspect.getsource(bc.metropolis_chain).split('"""')[-1]
     assert body.strip() in code_block
     assert "Run one random-walk Metropolis chain. (Full docstring below.)" in code_block
-    assert "Notes\n-----" in docstring_block and "Notes" not in code_block
+    assert "**Notes**" in docstring_block and "Notes" not in code_block
     assert repr(listing) == inspect.getsource(bc.metropolis_chain)
 
 

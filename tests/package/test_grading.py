@@ -162,9 +162,25 @@ def test_honest_importance_sampling_fails_at_most_one_percent(alice, importance_
     assert_rate_at_most(simulate.grade_all(importance_students, alice.grid.mean, expected))
 
 
-def test_honest_metropolis_fails_at_most_one_percent(alice, alice_key):
+def test_honest_metropolis_fails_at_most_one_percent(alice):
     answers = simulate.metropolis_answers(alice, 60, np.random.default_rng(4))
-    assert_rate_at_most(simulate.grade_all(answers, alice_key.exact, alice_key.expected_mcse))
+    # graded as ps3 grades it: its key, with its alpha
+    assert_rate_at_most(simulate.grade_against_key(answers, grading.student_variant("alice", "ps3")))
+
+
+def test_ps3_grades_with_its_own_alpha(alice_key):
+    default = grading.z_bound(grading.FALSE_FAIL_RATE, 4)
+    bound = alice_key.grade(alice_key.exact).bound
+    assert alice_key.false_fail_rate == homework.PS3_FALSE_FAIL_RATE < grading.FALSE_FAIL_RATE
+    assert bound == pytest.approx(grading.z_bound(homework.PS3_FALSE_FAIL_RATE, 4)) and bound > default
+    # an estimate between the two bounds passes ps3's key and fails the package's default bound
+    between = alice_key.exact + np.array([0.5 * (default + bound), 0, 0, 0]) * alice_key.expected_mcse
+    assert alice_key.grade(between, alice_key.expected_mcse).passed
+    assert not grading.grade_estimate(between, alice_key.exact, alice_key.expected_mcse).passed
+    # the other assignments keep the package's alpha
+    for name in ("ps2", "ps4", "ps7"):
+        assert homework.key(grading.student_variant("alice", name), 10_000).false_fail_rate \
+            == grading.FALSE_FAIL_RATE
 
 
 # --- what must fail -------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
-"""Measure what a class costs a JupyterHub: the figures of TEACHING.md's "Teaching a class".
+"""Measure what a class costs a JupyterHub, against the targets of TEACHING.md's "Capacity".
 
 Not a test (the figures depend on the machine and on what else runs on it): it prints Markdown
-tables and writes JSON. Usage:
+tables (``make hub-capacity`` writes them to ``_build/reports/hub-capacity.md``; the guide holds
+no measured figures) and writes JSON. Usage:
 
     python -m tools.benchmarks.hub_capacity [--students 1 5 10] [--out OUT.json]
+    python -m tools.benchmarks.hub_capacity --from OUT.json     (the report again, no measuring)
 
 (default ``_build/hub/capacity.json``; ``make hub-capacity``). On the local hub of ``make hub``
 (``tools/hub/local.py``: JupyterHub, configurable-http-proxy, one process per student's server),
@@ -20,7 +22,9 @@ kernel, and their peak USS (memory no other process shares, every 1 s); the CPU 
 of Run All, plus the chapter's kernel's whole life (its start included); the
 seconds from Run All to the first figure on the page and to the last cell, and from the click
 on the link to the chapter open in JupyterLab. Also the peak RSS of the whole run (hub, proxy,
-servers, kernels) and the machine's load average, since the two cores are shared.
+servers, kernels) and the machine's load average, since the two cores are shared. Last, each
+chapter's server plus kernel peak against the memory guarantee and limit of the course's Zero to
+JupyterHub configuration (``tools/hub/z2jh/config.yaml``).
 
 Not measured: the browser (it runs on each student's own machine), container or Kubernetes
 overheads, and network latency (everything is on 127.0.0.1).
@@ -29,6 +33,7 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import threading
 import time
 from pathlib import Path
@@ -40,6 +45,7 @@ from tests.browser.lab import EXPOSE_APP, LAB_OFFLINE_FLAGS, failures, not_run
 from tests.browser.offline import CHROMIUM, CHROMIUM_ARGS
 from tests.hub.students import CLASS_ARGS, Student, chapter_file, wait_all
 
+from ..hub import z2jh
 from ..hub.local import Course, LocalHub, chapter_path, pull_link, singleuser_env
 from ..toc import CHAPTERS, ROOT
 
@@ -172,7 +178,7 @@ def shut_down_kernels(hub, name):
 def measure(sizes, out):
     venv = singleuser_env()
     results = {"cpus": os.cpu_count(), "memory_gb": psutil.virtual_memory().total / 2 ** 30,
-               "runs": []}
+               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + CLASS_ARGS)
         for n in sizes:
@@ -191,7 +197,8 @@ def measure(sizes, out):
                         results["runs"].append({"students": n, "chapter": chapter, "rows": rows,
                                                 "run_peak_mb": total,
                                                 "load": [load0, os.getloadavg()[0]]})
-                        print(summary_line(n, chapter, rows, total), flush=True)
+                        # progress on stderr: stdout is the report
+                        print(summary_line(n, chapter, rows, total), file=sys.stderr, flush=True)
                         save(results, out)     # after every run: a failure later keeps these
                 finally:
                     sampler.halt.set()
@@ -214,14 +221,19 @@ def summary_line(n, chapter, rows, total):
 
 
 def table(results):
-    """TEACHING.md's tables, in Markdown."""
+    """The report (``_build/reports/hub-capacity.md``), in Markdown."""
     def med(rows, key):
         return statistics.median(r[key] for r in rows)
 
     def top(rows, key):
         return max(r[key] for r in rows)
 
-    lines = ["Per chapter, one student (N = 1):", "",
+    lines = ["# What a class costs the local hub", "",
+             f"Measured {results.get('when', '(time not recorded)')} on {results['cpus']} cores and "
+             f"{results['memory_gb']:.1f} GB (`make hub-capacity`, "
+             "`tools/benchmarks/hub_capacity.py`); the load average is the machine's, shared with "
+             "other jobs: wall times grow with it, CPU seconds and memory hardly.", "",
+             "Per chapter, one student (N = 1):", "",
              "| chapter | server peak MB | kernel peak MB | kernel USS MB | CPU s (server + kernel) | "
              "first figure s | Run All s |", "|---|---:|---:|---:|---:|---:|---:|"]
     for run in (r for r in results["runs"] if r["students"] == 1):
@@ -240,15 +252,50 @@ def table(results):
                   for k in ("cpu_s", "open_s", "click_to_figure_s", "run_s")]
         lines.append(f"| {run['students']} | " + " | ".join(cells)
                      + f" | {run['run_peak_mb']:.0f} | {run['load'][0]:.1f} to {run['load'][1]:.1f} |")
-    return "\n".join(lines)
+    return "\n".join(lines + ["", *design(results)])
+
+
+def mebibytes(size):
+    """A KubeSpawner memory size ("640M", "1G": powers of 1024) in MB of 2**20 bytes."""
+    text = str(size)
+    scale = {"K": 2 ** -10, "M": 1, "G": 2 ** 10, "T": 2 ** 20}
+    return float(text[:-1]) * scale[text[-1]] if text[-1] in scale else float(text) / MB
+
+
+def design(results, config=z2jh.CONFIG):
+    """Each run's worst server + kernel peak against the Z2JH memory guarantee and limit, and its
+    worst CPU seconds as the wall time of a Run All held to the CPU guarantee's share of a core."""
+    singleuser = z2jh.values(config)["singleuser"]
+    memory, cpu = singleuser["memory"], singleuser["cpu"]
+    guarantee, limit = mebibytes(memory["guarantee"]), mebibytes(memory["limit"])
+    share = float(cpu["guarantee"])
+    where = config.relative_to(ROOT) if isinstance(config, Path) else "the given values"
+    lines = [f"Against the course's Z2JH design ({where}): memory guarantee {memory['guarantee']} "
+             f"({guarantee:.0f} MB), limit {memory['limit']} ({limit:.0f} MB), CPU guarantee "
+             f"{cpu['guarantee']} core; the worst student of each run:", "",
+             "| run | server + kernel peak MB | within the guarantee | within the limit | CPU s |"
+             f" Run All at {cpu['guarantee']} core s |",
+             "|---|---:|---|---|---:|---:|"]
+    for run in results["runs"]:
+        peak = max(r["server_peak_mb"] + r["kernel_peak_mb"] for r in run["rows"])
+        cpu_s = max(r["cpu_s"] for r in run["rows"])
+        lines.append(f"| N = {run['students']}, {run['chapter']} | {peak:.0f} | "
+                     f"{'yes' if peak <= guarantee else 'OVER'} | {'yes' if peak <= limit else 'OVER'}"
+                     f" | {cpu_s:.1f} | {cpu_s / share:.0f} |")
+    return lines
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, nargs="+", default=[1, 5, 10])
     parser.add_argument("--out", default=DEFAULT_OUT)
+    parser.add_argument("--from", dest="source", metavar="JSON",
+                        help="write the report from an earlier run's JSON instead of measuring")
     args = parser.parse_args(argv)
-    print(table(measure(args.students, args.out)))
+    if args.source:
+        print(table(json.loads(Path(args.source).read_text())))
+    else:
+        print(table(measure(args.students, args.out)))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ it catches the faults it must catch, over many simulated students.
 
 Writes _build/reports/grading.md: for each assignment's Monte Carlo question, the share of
 honest answers that fail (the false-fail rate, which must be at most 1 %; the bound's normal
-tail is bayescomp.book.grading.FALSE_FAIL_RATE), with a Wilson 95 % interval; then the share of
+tail is each key's alpha: bayescomp.book.grading.FALSE_FAIL_RATE, ps3's
+bayescomp.book.homework.PS3_FALSE_FAIL_RATE), with a Wilson 95 % interval; then the share of
 wrong answers that fail (a wrong acceptance ratio, an MCSE off by a factor of 3, the book's
 own answer, a neighbour's numbers). The quick versions are in tests/package/test_grading.py.
 
@@ -90,7 +91,7 @@ def books_answer(n_users):
     for k in range(n_users):
         variant = grading.student_variant(f"reader{k:03d}", "ps3")
         key = homework.key(variant, n_draws)
-        fails.append(not grading.grade_estimate(estimate, key.exact, key.expected_mcse, mcse).passed)
+        fails.append(not key.grade(estimate, mcse).passed)
     return np.array(fails)
 
 
@@ -103,7 +104,9 @@ def main(argv=None):
     lines = ["# Grading random answers: error rates", "",
              f"Written by `python -m tools.course.rates --students {args.students}`. The bound's "
              f"normal tail: {grading.FALSE_FAIL_RATE:.1%} of honest answers (all components "
-             f"together); the course allows 1 %. A reported MCSE passes within a factor "
+             f"together; ps3, with four components from short chains: "
+             f"{homework.PS3_FALSE_FAIL_RATE:.1%}); the course allows 1 %. A reported MCSE "
+             f"passes within a factor "
              f"{grading.MCSE_FACTOR:g} of the expected one.", "",
              "| answers | failed | rate | Wilson 95 % | verdict |", "|---|---|---|---|---|"]
     REPORT.parent.mkdir(parents=True, exist_ok=True)

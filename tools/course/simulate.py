@@ -116,5 +116,5 @@ def grade_against_key(answers, variant):
     fails = []
     for estimate, mcse, n_draws in zip(*answers):
         key = homework.key(variant, n_draws)
-        fails.append(not grading.grade_estimate(estimate, key.exact, key.expected_mcse, mcse).passed)
+        fails.append(not key.grade(estimate, mcse).passed)
     return np.array(fails)

@@ -17,11 +17,10 @@ The test is ``tests/book/test_slide_numbers.py``.
 """
 import html
 import io
-import math
 import re
 import tokenize
 
-from .metadata import is_teaching_notes, slide_type, tags
+from .metadata import is_teaching_notes, slide_type
 
 #: Whole numbers up to this are counts and ordinals, not results.
 SMALL = 12

@@ -36,6 +36,11 @@ ASSIGNMENTS = {"ps2": "importance sampling", "ps3": "Markov chain Monte Carlo",
 # The Monte Carlo settings each assignment prescribes.
 PS2_MIN_DRAWS = 20_000
 PS3_SCALE, PS3_CHAINS, PS3_MIN_DRAWS = 1.1, 4, 8_000
+# ps3 grades four components (two means, two variances) from short chains, whose estimates of a
+# variance are heavier-tailed than the normal: at the package's alpha of 0.5 % its honest answers
+# failed close to the course's whole 1 % allowance, so ps3's bound is wider (the rate it has now:
+# `make grading-report`, _build/reports/grading.md).
+PS3_FALSE_FAIL_RATE = 0.002
 PS4_X_NEW, PS4_MIN_DRAWS = (-2.0, 0.0, 2.0), 10_000
 PS7_CHAINS, PS7_MIN_DRAWS = 4, 16_000
 # The grader's long runs, from which it takes a Metropolis chain's autocorrelation time.
@@ -135,6 +140,12 @@ class Key(NamedTuple):
     expected_mcse: np.ndarray
     names: tuple
     min_draws: int
+    false_fail_rate: float = grading.FALSE_FAIL_RATE
+
+    def grade(self, estimate, mcse=None):
+        """:func:`bayescomp.book.grading.grade_estimate` with this key's values, names and alpha."""
+        return grading.grade_estimate(estimate, self.exact, self.expected_mcse, mcse,
+                                      false_fail_rate=self.false_fail_rate, names=self.names)
 
 
 def gaussian_predictive_exact(x_new, mean, cov, n_nodes=80):
@@ -206,7 +217,8 @@ def key(variant, n_draws):
     if variant.assignment == "ps3":
         exact, _ = grid_moments(logistic_reference(variant).grid)
         return Key(exact, _autocorrelation_time(variant) / np.sqrt(n_draws),
-                   ("E[intercept]", "E[slope]", "Var[intercept]", "Var[slope]"), PS3_MIN_DRAWS)
+                   ("E[intercept]", "E[slope]", "Var[intercept]", "Var[slope]"), PS3_MIN_DRAWS,
+                   PS3_FALSE_FAIL_RATE)
     if variant.assignment == "ps4":
         laplace = logistic_reference(variant).laplace
         exact, sd = gaussian_predictive_exact(PS4_X_NEW, laplace.mean, laplace.cov)
@@ -243,8 +255,7 @@ def check(variant, estimate, mcse, n_draws):
     answer_key = key(variant, 1)
     _answer(estimate, mcse, n_draws, len(answer_key.names))
     answer_key = key(variant, n_draws)
-    result = grading.grade_estimate(estimate, answer_key.exact, answer_key.expected_mcse,
-                                    names=answer_key.names)
+    result = answer_key.grade(estimate)
     grading.require(result)
     print(f"passed: within {result.bound:.2f} expected MCSEs of the exact value "
           f"({', '.join(answer_key.names)})")
@@ -262,5 +273,4 @@ def grade(variant, estimate, mcse, n_draws):
         raise GradingError(f"the assignment asks for at least {answer_key.min_draws:,} draws; "
                            f"n_draws is {n_draws:,}")
     answer_key = key(variant, n_draws)
-    grading.require(grading.grade_estimate(estimate, answer_key.exact, answer_key.expected_mcse,
-                                           mcse, names=answer_key.names))
+    grading.require(answer_key.grade(estimate, mcse))
