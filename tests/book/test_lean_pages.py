@@ -177,3 +177,28 @@ def test_the_live_figures_scripts_load_late_and_only_where_a_placeholder_is():
     assert name is None and "addEventListener('load', load)" in body
     data, bundle = (body.find(f'"../_static/{s}"') for s in widgets.SCRIPTS)
     assert 0 < data < bundle and "script.async = false" in body
+
+
+def test_spans_drawn_as_plain_text_are_unwrapped_in_code_blocks_only():
+    from tools.website.lean import plain_token_classes, unwrap_plain_tokens
+    css = "\n".join([
+        'html[data-theme="light"] .highlight { background: #fff; color: #080808 }',
+        'html[data-theme="light"] .highlight .n { color: #080808 }',
+        'html[data-theme="light"] .highlight .k { color: #0000ff; font-weight: bold }',
+        'html[data-theme="light"] .highlight .p { color: #080808 }',
+        'html[data-theme="light"] .highlight .o { color: #00622F }',
+        'html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }',
+        'html[data-theme="dark"] .highlight .n { color: #F8F8F2 }',
+        'html[data-theme="dark"] .highlight .k { color: #F8F8F2 }',
+        'html[data-theme="dark"] .highlight .p { color: #aaaaaa }',
+        'html[data-theme="dark"] .highlight .o { color: #ABE338 }',
+    ])
+    # Only n is the block's colour in both themes and nothing else.
+    assert plain_token_classes(css) == {"n"}
+    page = ('<p><span class="n">prose</span></p>'
+            '<div class="highlight-python notranslate"><div class="highlight"><pre>'
+            '<span class="n">x</span><span class="o">=</span><span class="n">a&lt;b</span></pre></div></div>')
+    assert unwrap_plain_tokens(page, {"n"}) == (
+        '<p><span class="n">prose</span></p>'
+        '<div class="highlight-python notranslate"><div class="highlight"><pre>'
+        'x<span class="o">=</span>a&lt;b</pre></div></div>')

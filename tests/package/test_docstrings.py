@@ -8,10 +8,10 @@ import pytest
 import bayescomp as bc
 from bayescomp import book
 from bayescomp.book.display import show_source
-from bayescomp.book.docstrings import docstring_markdown, inline_markdown
+from bayescomp.book.docstrings import docstring_markdown, inline_markdown, plain_text
 
 # What reStructuredText leaves in text that Markdown does not render.
-REST = re.compile(r":[a-z]+:`|^\s*\.\. [a-z-]+::|``|^-{3,}$", re.M)
+REST = re.compile(r":[a-z]+:`|^\s*\.\. [a-z-]+::|``|\\`\\`|^-{3,}$", re.M)
 
 
 def documented():
@@ -56,3 +56,15 @@ def test_the_listing_shows_the_docstring_as_markdown():
 def test_bad_input():
     with pytest.raises(TypeError, match="docstring must be a str"):
         docstring_markdown(None)
+
+
+def test_a_returned_type_with_markup_is_rendered_not_escaped():
+    markdown = docstring_markdown("Summary.\n\nReturns\n-------\nfloat for 2-D ``draws``\n    The value.\n")
+    assert "- *float for 2-D `draws`*: The value." in markdown
+
+
+def test_the_summary_kept_in_the_code_is_plain_text():
+    assert plain_text("From :math:`q = N(\\mu, 1)` and ``x``, see :func:`f`.") == "From q = N(\\mu, 1) and x, see f."
+    listing = show_source(bc.importance_sample)._repr_markdown_()
+    code = listing.split("<details>")[0]
+    assert ":math:" not in code and "q = N(" in code

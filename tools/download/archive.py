@@ -38,10 +38,11 @@ READER_LOCK = ROOT / "requirements.txt"
 # scripts unchanged, a second `make book` keeps the archive (its bytes would be the same).
 KEYS = ROOT / "_build" / "archive-built-from.json"
 EDITABLE = "-e ./code"
-# Pages of the website that mean nothing in Jupyter: the execution-statistics table, and the
-# errata and the accessibility statement, which the website keeps current for every edition
-# (the README says where they are).
-WEBSITE_ONLY = ("chapters/execution", "chapters/errata", "chapters/accessibility")
+# Pages of the website that mean nothing in Jupyter: the execution-statistics table, the API
+# reference (autodoc directives, which only Sphinx renders; in Jupyter, help() shows the same
+# docstrings), and the errata and the accessibility statement, which the website keeps current
+# for every edition (the README says where they are).
+WEBSITE_ONLY = ("chapters/execution", "chapters/api", "chapters/errata", "chapters/accessibility")
 DATE = (2026, 1, 1, 0, 0, 0)
 # The licence files, at the archive's top beside the README.
 LICENCE_FILES = [ROOT / licence["file"] for licence in edition.LICENCES.values()]

@@ -3,7 +3,7 @@
 A number on a slide (its bullets, its title, a build-up step) or in its speaker notes is the
 chapter's result, so it must be one the chapter printed: it must appear, rounded as the slide
 states it, among the chapter's stored outputs (printed text, Markdown outputs such as
-``bc.Table``, a question's computed answer) or be a constant its code cells state (a seed, a
+``book.Table``, a question's computed answer) or be a constant its code cells state (a seed, a
 number of draws such as ``S = 4000``, a correlation chosen for a figure). "0.44" matches an
 output ``0.4412`` (the output at least as precise as the slide), "4,200" an output ``4213``
 (trailing zeros of a whole number round it), "95%" an output ``0.95``, and

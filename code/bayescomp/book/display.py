@@ -18,7 +18,7 @@ import textwrap
 
 import numpy as np
 
-from .docstrings import docstring_markdown
+from .docstrings import docstring_markdown, plain_text
 
 
 class SourceListing:
@@ -57,7 +57,7 @@ def split_docstring(source):
     # Replace the docstring's lines by its summary line, keeping the indentation.
     opening = lines[first.lineno - 1]
     indent = opening[:len(opening) - len(opening.lstrip())]
-    summary = docstring.splitlines()[0].replace('"""', "'''")
+    summary = plain_text(docstring.splitlines()[0]).replace('"""', "'''")
     folded = f'{indent}"""{summary} (Full docstring below.)"""\n'
     code = "".join(lines[:first.lineno - 1]) + folded + "".join(lines[first.end_lineno:])
     return code, docstring

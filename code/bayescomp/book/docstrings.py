@@ -48,6 +48,14 @@ def inline_markdown(text):
     return "".join(pieces)
 
 
+def plain_text(text):
+    """``text`` with numpydoc's inline markup taken off: the formula, literal or name alone.
+
+    For the docstring's summary line kept in a listing's code, which is Python, not Markdown.
+    """
+    return INLINE.sub(lambda match: next(g for g in match.groups() if g is not None), text)
+
+
 def _blocks(lines):
     """Paragraphs as Markdown, and each ``.. math::`` block as a display formula."""
     out, paragraph, index = [], [], 0
@@ -86,9 +94,9 @@ def _entries(lines, section):
         if line.strip() and line[:1] != " ":
             name, _, kind = (part.strip() for part in line.partition(" : "))
             if kind or section not in TYPE_SECTIONS:
-                head = f"`{name}`" + (f" ({escaped(kind)})" if kind else "")
+                head = f"`{name}`" + (f" ({inline_markdown(kind)})" if kind else "")
             else:
-                head = f"*{escaped(name)}*"
+                head = f"*{inline_markdown(name)}*"
             items.append((head, []))
         elif line.strip() and items:
             items[-1][1].append(line.strip())

@@ -93,7 +93,7 @@
     const section = widget.closest('section');
     const title = section ? headingText(section.querySelector('h1, h2, h3, h4')).replace(/^[\d.]+\s*/, '') : name;
     const steps = run ? ` after ${run.toLocaleString('en')} steps` : '';
-    const call = `bc.widgets.${name.replace(/-/g, '_')}()`;
+    const call = `book.widgets.${name.replace(/-/g, '_')}()`;
     const caption = el('figcaption', {},
       el('span', { class: 'caption-text' },
         `A still of the live figure “${title}”, at its starting settings${steps}. The live one, `
