@@ -107,6 +107,13 @@ def open_page(browser, url, throttle, timeout_ms):
         status=e["response"]["status"]))
     cdp.on("Network.loadingFinished", lambda e: responses.setdefault(e["requestId"], {}).update(
         bytes=e["encodedDataLength"]))
+    # The requests in flight, as CDP sees them (quiet() waits for none): Chromium's own
+    # "networkidle" lifecycle event did not always come for a page with the Network domain on.
+    pending = set()
+    context.pending_requests = pending
+    cdp.on("Network.requestWillBeSent", lambda e: pending.add(e["requestId"]))
+    cdp.on("Network.loadingFinished", lambda e: pending.discard(e["requestId"]))
+    cdp.on("Network.loadingFailed", lambda e: pending.discard(e["requestId"]))
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     if throttle:
@@ -117,15 +124,27 @@ def open_page(browser, url, throttle, timeout_ms):
     return context, page, responses
 
 
+def quiet(context, page, timeout_ms, idle_ms=500):
+    """Wait until no request has been in flight for ``idle_ms``; fail after ``timeout_ms``."""
+    waited = idle = 0
+    while idle < idle_ms:
+        if waited > timeout_ms:
+            raise TimeoutError(f"requests still in flight after {timeout_ms} ms: "
+                               f"{len(context.pending_requests)}")
+        page.wait_for_timeout(100)
+        waited += 100
+        idle = idle + 100 if not context.pending_requests else 0
+
+
 def weigh(browser, url, timeout_ms=60_000):
     """Every response of one page, loaded and scrolled to its end, unthrottled."""
     context, page, responses = open_page(browser, url, throttle=False, timeout_ms=timeout_ms)
     try:
-        page.wait_for_load_state("networkidle")
+        quiet(context, page, timeout_ms)
         page.evaluate(SCROLL_TO_END)
-        page.wait_for_load_state("networkidle")
+        quiet(context, page, timeout_ms)
         page.wait_for_timeout(300)   # a script that starts a download after idle
-        page.wait_for_load_state("networkidle")
+        quiet(context, page, timeout_ms)
     finally:
         context.close()
     # Not the page's: the browser asks for /favicon.ico by itself (the book has none).

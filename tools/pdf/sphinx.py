@@ -6,8 +6,8 @@ changes for print (written to ``_build/pdf/``):
 - the chapters are numbered (1 to 7) and so are their sections, figures, equations and exercises
   ("Fig. 3.2", "(4.1)", "Exercise 2.3"), since one volume needs numbers that are unique in it;
   the landing page opens the book unnumbered, and the pages after the last chapter (notation,
-  references) form an unnumbered back matter; the website-only pages (the execution table,
-  the API reference, which readers search rather than read) are left out;
+  references, the API reference) form an unnumbered back matter; the website-only execution
+  table is left out;
 - the website-only links (the deck links, the download links) are not added, and the page
   gets ``tools/pdf/static/`` (``print.css`` and ``print.js``: a title page, the contents, the
   live figures as stills, the solutions in an appendix);
@@ -25,7 +25,7 @@ from .. import toc
 from ..toc import ROOT
 
 OUT = ROOT / "_build" / "pdf"
-WEBSITE_ONLY_PAGES = ("chapters/execution", "chapters/api")
+WEBSITE_ONLY_PAGES = ("chapters/execution",)
 WEBSITE_ONLY_EXTENSIONS = ("tools.website.deck_links", "tools.website.downloads")
 
 

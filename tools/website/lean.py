@@ -250,7 +250,9 @@ def inline_pages(app, exception):
 
 def setup(app):
     app.connect("build-finished", trim_pages)
-    app.connect("build-finished", plain_tokens)
+    # After the theme writes its light and dark Pygments rules into pygments.css (at
+    # build-finished, priority 500), before the purge reads the pages' classes.
+    app.connect("build-finished", plain_tokens, priority=800)
     # After the purge: what is written into the pages is the purged stylesheet.
     app.connect("build-finished", inline_pages, priority=950)
     # Last, once the other extensions have written the pages' final classes (icons, math).
