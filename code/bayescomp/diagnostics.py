@@ -233,7 +233,8 @@ def ess_bulk(draws):
     .. math::
 
         \hat\rho_t = 1 - \frac{W - \frac1M\sum_m s_m^2\hat\rho_{t,m}}{\widehat{\mathrm{var}}^+},
-        \qquad \mathrm{ESS} = \frac{S}{\hat\tau},\qquad
+        \qquad \mathrm{ESS} = \frac{S}{\hat\tau},
+
         \hat\tau = \max\Big(-1 + 2\sum_{k=0}^{K}\tilde P_k + \max(\hat\rho_{2K+2}, 0),\
             \frac{1}{\log_{10}S}\Big),
 

@@ -155,7 +155,8 @@ def logistic_posterior(data, prior_var=4.0):
     .. math::
 
         \log \tilde p(\theta) = \sum_i \big[y_i \eta_i - \log(1 + e^{\eta_i})\big]
-            - \frac{\lVert\theta\rVert^2}{2\tau^2},\qquad
+            - \frac{\lVert\theta\rVert^2}{2\tau^2},
+
         \nabla \log \tilde p = X^\top\big(y - \sigma(\eta)\big) - \theta/\tau^2,
 
     and minus the Hessian is :math:`X^\top \operatorname{diag}(\sigma(1-\sigma)) X + I/\tau^2`.

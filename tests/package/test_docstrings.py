@@ -68,3 +68,8 @@ def test_the_summary_kept_in_the_code_is_plain_text():
     listing = show_source(bc.importance_sample)._repr_markdown_()
     code = listing.split("<details>")[0]
     assert ":math:" not in code and "q = N(" in code
+
+
+def test_a_blank_line_separates_two_displayed_formulas():
+    markdown = docstring_markdown("Summary.\n\n.. math::\n\n    a = 1,\n\n    b = 2\n\nText.\n")
+    assert "$$\na = 1,\n$$\n\n$$\nb = 2\n$$" in markdown

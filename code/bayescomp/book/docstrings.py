@@ -70,13 +70,17 @@ def _blocks(lines):
         if line.strip() == ".. math::":
             end_paragraph()
             index += 1
-            # The formula: the indented lines that follow (blank lines inside it dropped).
-            formula = []
+            # The formulas: the indented lines that follow, one display per group of lines
+            # (a blank line separates equations, as in Sphinx's math directive).
+            formulas = [[]]
             while index < len(lines) and (not lines[index].strip() or lines[index][:1] == " "):
                 if lines[index].strip():
-                    formula.append(lines[index].strip())
+                    formulas[-1].append(lines[index].strip())
+                elif formulas[-1]:
+                    formulas.append([])
                 index += 1
-            out.extend(["$$", "\n".join(formula), "$$", ""])
+            for formula in (f for f in formulas if f):
+                out.extend(["$$", "\n".join(formula), "$$", ""])
             continue
         if line.strip():
             paragraph.append(line.strip())
