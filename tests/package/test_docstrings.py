@@ -73,3 +73,10 @@ def test_the_summary_kept_in_the_code_is_plain_text():
 def test_a_blank_line_separates_two_displayed_formulas():
     markdown = docstring_markdown("Summary.\n\n.. math::\n\n    a = 1,\n\n    b = 2\n\nText.\n")
     assert "$$\na = 1,\n$$\n\n$$\nb = 2\n$$" in markdown
+
+
+def test_a_summary_with_tex_stays_a_raw_string_in_the_code():
+    code = show_source(bc.centred_target)._repr_markdown_().split("<details>")[0]
+    line = next(line for line in code.splitlines() if "(Full docstring below.)" in line)
+    assert line.strip().startswith('r"""') and "\\" in line
+    compile(code.split("```python\n")[1].split("\n```")[0], "listing", "exec")   # valid Python

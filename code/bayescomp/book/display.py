@@ -58,7 +58,9 @@ def split_docstring(source):
     opening = lines[first.lineno - 1]
     indent = opening[:len(opening) - len(opening.lstrip())]
     summary = plain_text(docstring.splitlines()[0]).replace('"""', "'''")
-    folded = f'{indent}"""{summary} (Full docstring below.)"""\n'
+    # A raw string when the summary holds a backslash (TeX), as the source's docstring is.
+    prefix = "r" if "\\" in summary else ""
+    folded = f'{indent}{prefix}"""{summary} (Full docstring below.)"""\n'
     code = "".join(lines[:first.lineno - 1]) + folded + "".join(lines[first.end_lineno:])
     return code, docstring
 
