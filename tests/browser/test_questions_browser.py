@@ -34,7 +34,7 @@ SITE = ROOT / "_build" / "html"
 DECKS = SITE / "slides"
 
 CELLS = [
-    "import bayescomp as bc\nimport numpy as np\nvalues = np.array([3.0, 7.5])",
+    "from bayescomp import book\nimport numpy as np\nvalues = np.array([3.0, 7.5])",
     'book.questions.ask("Which of the two values is larger?", choices=["the first", "the second"],\n'
     '                 answer=int(np.argmax(values)), explain=f"{values.max():g} is larger.")',
     'book.questions.ask("What is their sum?", values.sum(), tolerance=0.5, unit="units",\n'
