@@ -23,6 +23,7 @@ from functools import lru_cache
 
 import nbformat
 import pytest
+from bayescomp.book.widgets import PLACEHOLDER
 
 from tools import toc
 from tools.pdf.build import PDF_NAME
@@ -234,7 +235,7 @@ def test_every_figure_is_there():
 
 def test_every_live_figure_has_a_still():
     placeholders = [found for name in toc.CHAPTERS for source in markdown_cells(name)
-                    for found in re.findall(r'data-widget="([\w-]+)"', source)]
+                    for found in PLACEHOLDER.findall(source)]
     captions = re.findall(r"A still of the live figure", body())
     assert len(captions) == len(placeholders) > 0
     for name in placeholders:

@@ -5,6 +5,7 @@ the deck builder makes from them.
   type ``notes``, tagged ``remove-cell``, collapsed in JupyterLab, after the first slide; each
   figure cell (``slides-hide-input``) is collapsed in JupyterLab, so RISE hides its code.
 - A chapter with teaching notes has no other notes cells (RISE would show its prose as notes).
+- A slide whose notes call it optional is marked so on the slide.
 - The builder attaches each teaching-notes cell to the slide whose content it follows, also
   after a build-up step; leftover prose stays off the deck; a chapter without teaching notes
   keeps its prose as notes, moved to the slide that follows it (the transition).
@@ -120,6 +121,31 @@ def test_without_teaching_notes_the_prose_is_the_next_slides_notes():
     slides = deck_slides(notebook)
     assert "EPSILON" in slides[0][1] and "ZETA" not in slides[0][1]
     assert "ZETA" in slides[1][1]
+
+
+def test_a_slide_the_notes_call_optional_says_so_on_the_slide():
+    notebook = notebook_of([
+        cell("markdown", '<p class="kicker">09 · A chapter</p>\n\n## Kept', "slide"),
+        notes_cell("(3 min)\n\nSay it."),
+        cell("markdown", '<p class="kicker">09 · A chapter</p>\n\n## Skippable', "slide"),
+        notes_cell("(2 min, optional: skip if short of time)\n\nIf there is time."),
+        cell("markdown", "## No kicker", "slide"),
+        notes_cell("(2 min, optional: skip if short of time)\n\nAlso skippable."),
+        cell("markdown", "## After", "slide"),
+        notes_cell("(5 min, after the lecture)\n\nAn exercise, optional in spirit only."),
+    ])
+    slides = [text.split() for text, _ in deck_slides(build.with_optional_marks(notebook))]
+    assert ["optional" in words for words in slides] == [False, True, True, False]
+    assert slides[1][:5] == ["09", "·", "A", "chapter", "optional"]   # at the kicker's end
+    assert slides[2][0] == "optional"                                # a kicker of its own
+    # Every chapter: as many marks on the slides as notes that call their slide optional.
+    chapters = {name: build.with_optional_marks(chapter(name)) for name in toc.CHAPTERS}
+    shown = sum(f'class="{build.OPTIONAL_CLASS}"' in c.source
+                for notebook in chapters.values() for c in notebook.cells)
+    said = sum(c.source.lstrip().startswith("(") and "optional: skip if short of time" in
+               c.source.split("\n", 1)[0] for notebook in map(chapter, toc.CHAPTERS)
+               for c in notebook.cells if metadata.is_teaching_notes(c))
+    assert shown == said > 0
 
 
 def test_metadata_check_finds_and_apply_fixes():

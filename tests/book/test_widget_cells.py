@@ -7,19 +7,16 @@ unnoticed until a reader ran the cell). The widget is shown in JupyterLab by
 ``tests/browser/test_widgets_browser.py`` and ``tests/browser/test_download.py``.
 """
 import ast
-import re
 
 import nbformat
 import pytest
 
 import bayescomp as bc
 from bayescomp import book
+from bayescomp.book.widgets import PLACEHOLDER
 from tools import toc
 
 from ..skips import is_widget_cell
-
-PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
-
 
 def chapter_widgets(name):
     """(placeholder names, widget cells) of one chapter."""

@@ -19,6 +19,7 @@ import shutil
 
 import nbformat
 import pytest
+from bayescomp.book.widgets import PLACEHOLDER
 
 from tools import toc
 from tools.slides.metadata import is_figure_cell, is_widget_cell
@@ -130,7 +131,7 @@ def test_rise_shows_a_still_of_each_live_figure(browser, lab_url):
                 .querySelector('[data-widget]'); return el && el.dataset.widget; }""")
         finally:
             deck.close()
-        placeholder = re.search(r'data-widget="([\w-]+)"', "".join(
+        placeholder = PLACEHOLDER.search("".join(
             c.source for c in nbformat.read(toc.notebook(CHAPTER), as_version=4).cells))[1]
         assert live == placeholder, f"the link opens {still['link']}, not the live figure's slide"
         for _ in range(still["slide"]):

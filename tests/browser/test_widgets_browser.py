@@ -772,7 +772,7 @@ def pages_with_widgets(folder, pattern):
         return []
     found = []
     for path in sorted(folder.glob(pattern)):
-        names = re.findall(r'data-widget="([\w-]+)"', path.read_text(encoding="utf-8"))
+        names = widgets.PLACEHOLDER.findall(path.read_text(encoding="utf-8"))
         found += [(path, name) for name in names]
     return found
 

@@ -25,7 +25,7 @@ from traitlets.config import Config
 
 from .. import edition, toc
 from ..toc import CHAPTERS, ROOT
-from . import metadata
+from . import lectures, metadata
 from .figures import deck_figures, use_deck_figures
 from .metadata import has_teaching_notes, is_teaching_notes, slide_type
 
@@ -86,6 +86,10 @@ html.print-pdf .reveal .bcq .bcq-feedback { display: none; }
    distinguishable from that grey by colour alone (WCAG 1.4.1, axe link-in-text-block). */
 .reveal .jp-RenderedHTMLCommon p.deck-edition { color: #5f6368; margin-top: 1.2em; }
 .reveal .jp-RenderedHTMLCommon p.deck-edition a { text-decoration: underline; }
+/* A slide the lecturer may skip (with_optional_marks) says so in its kicker line, boxed, so the
+   hall sees why the lecturer moves on. */
+.reveal .kicker .deck-optional { border: 2px solid currentColor; border-radius: 6px;
+                                 padding: 0 0.3em; margin-left: 0.5em; }
 /* The slide number: reveal.js's white on 40 % black shows as #999 on a white slide, 2.8:1; on
    75 % black it is 10:1 (WCAG AA asks 4.5:1 for its 12 px text). */
 .reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); }
@@ -269,6 +273,25 @@ def with_edition(notebook):
     return notebook
 
 
+OPTIONAL_CLASS = "deck-optional"
+KICKER_END = re.compile(r'(<p class="kicker">.*?)(</p>)', re.S)
+
+
+def with_optional_marks(notebook):
+    """A slide whose notes open ``(N min, optional: skip if short of time)`` (the convention of
+    :mod:`tools.slides.lectures`) is marked "optional" on the slide itself, at the end of its
+    kicker line (or in a kicker line of its own), so students see which slides a short lecture
+    leaves out and the handouts say so too."""
+    mark = f'<span class="{OPTIONAL_CLASS}">optional</span>'
+    for cells, slide in zip(lectures.deck_slides(notebook), lectures.timed_slides(notebook)):
+        if not slide["optional"]:
+            continue
+        first = next(c for c in cells if c.cell_type == "markdown" and not is_teaching_notes(c))
+        marked, found = KICKER_END.subn(lambda m: f"{m[1]} {mark}{m[2]}", first.source, count=1)
+        first.source = marked if found else f'<p class="kicker">{mark}</p>\n\n{first.source}'
+    return notebook
+
+
 def without_widget_cells(notebook):
     """The static decks show each live figure itself: the Jupyter-only cell that displays it
     in JupyterLab and RISE (:func:`tools.slides.metadata.is_widget_cell`) stays off them."""
@@ -369,7 +392,8 @@ def build(out, chapters=CHAPTERS):
                      f'<a href="{students_handout_file(name)}">the students\'</a>)</li>')
         if name not in chapters:
             continue
-        chapter = with_edition(without_widget_cells(use_deck_figures(chapter, name)))
+        chapter = with_edition(with_optional_marks(
+            without_widget_cells(use_deck_figures(chapter, name))))
         body, _ = slides.from_notebook_node(speaker_notes(plain_notes(chapter)))
         body, titled = re.subn(r"<title>.*?</title>",
                                f"<title>{html.escape(deck_title(name, title))}</title>", body,

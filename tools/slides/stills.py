@@ -19,7 +19,6 @@ Usage: python -m tools.slides.stills _build/slides_out/slides
 """
 import argparse
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from pathlib import Path
 import nbformat
 from PIL import Image, ImageChops
 
-from bayescomp.book.widgets import BUNDLE_NAME, DATA_NAME
+from bayescomp.book.widgets import BUNDLE_NAME, DATA_NAME, PLACEHOLDER
 
 from .. import toc
 from ..toc import CHAPTERS, ROOT
@@ -41,7 +40,6 @@ from .handouts import CHROMIUM, FLAGS
 #: package never guesses it), and `make lab` and the tests' JupyterLab pass it to the kernel
 #: as BAYESCOMP_STILLS (bayescomp.book.widgets.STILLS_ENV).
 STILLS = ROOT / "_build" / "widgets" / "stills"
-PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
 # The widget's box on a slide: the canvas less the margins.
 WIDTH, HEIGHT = CANVAS[0] - 20, CANVAS[1] - 60
 

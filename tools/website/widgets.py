@@ -22,10 +22,10 @@ import json
 import shutil
 from pathlib import Path
 
-from bayescomp.book.widgets import BUNDLE, BUNDLE_NAME, DATA_NAME, write_data_script
+from bayescomp.book.widgets import (BUNDLE, BUNDLE_NAME, DATA_NAME, PLACEHOLDER,
+                                     write_data_script)
 from sphinx.util import logging
 
-PLACEHOLDER = 'data-widget="'
 SCRIPTS = (f"widgets/{DATA_NAME}", f"widgets/{BUNDLE_NAME}")
 
 # Scripts added by a script run in order when they are not async (the data before the bundle).
@@ -57,7 +57,7 @@ logger = logging.getLogger(__name__)
 def add_scripts(app, pagename, templatename, context, doctree):
     """Add the loader of the two scripts to this page only (Sphinx resets per-page scripts for
     each page)."""
-    if PLACEHOLDER not in context.get("body", ""):
+    if not PLACEHOLDER.search(context.get("body", "")):
         return
     sources = [context["pathto"](f"_static/{script}", 1) for script in SCRIPTS]
     app.add_js_file(None, body=LOADER.replace("SOURCES", json.dumps(sources)))

@@ -23,6 +23,7 @@ Neither matplotlib nor ``anywidget`` is imported here until a widget is displaye
 import base64
 import json
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -57,6 +58,9 @@ MANIFEST = Path(__file__).with_name("figures.json")
 FIGURES = tuple(json.loads(MANIFEST.read_text(encoding="utf-8"))["figures"])
 # The widgets, in the order the book teaches them: the one list of their names.
 WIDGETS = tuple(figure["name"] for figure in FIGURES)
+#: Where a chapter's Markdown shows a live figure, ``<div data-widget="metropolis">``: the
+#: website, the decks, the stills and the PDF find the placeholders (group 1, the name) with it.
+PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
 
 
 class TwoModeSettings(NamedTuple):
