@@ -1357,7 +1357,7 @@ def test_the_overlap_check_sees_overlaps(blank_page):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
-    from bayescomp.plotting import DECK_STYLE
+    from bayescomp.book.plotting import DECK_STYLE
 
     def draw(crowded):
         with matplotlib.rc_context({**DECK_STYLE, "svg.hashsalt": "control"}):
