@@ -908,6 +908,19 @@ def test_students_handout_has_the_questions_but_no_answers_or_notes(name):
             q.kind == "number" for q in questions) - sum(not q.explain for q in questions)
 
 
+# Where each page of a lecturer's handout puts its slide and notes (print layout).
+HANDOUT_PAGES = """() => [...document.querySelectorAll('.pdf-page')].map(p => {
+                const notes = p.querySelector('.speaker-notes-pdf');
+                if (!notes) return null;
+                const page = p.getBoundingClientRect(), box = notes.getBoundingClientRect();
+                const slide = p.querySelector('section').getBoundingClientRect();
+                const last = [...notes.querySelectorAll('li, p')].pop();
+                return {top: box.top - page.top, slide: slide.bottom - page.top,
+                        end: last ? last.getBoundingClientRect().bottom : box.top, bottom: box.bottom,
+                        inPage: box.bottom <= page.bottom + 1, size: last ? parseFloat(getComputedStyle(last).fontSize) : 0,
+                        words: notes.textContent.split(/\\s+/).length}; })"""
+
+
 def test_lecturers_handout_fits_the_notes_below_each_slide(browser, decks_url):
     """The print layout of the lecturer's handout: on every page of every deck the notes sit
     below the slide's canvas, in the page, their last line inside their area, at 18 px."""
@@ -919,17 +932,16 @@ def test_lecturers_handout_fits_the_notes_below_each_slide(browser, decks_url):
             view.page.wait_for_function(
                 "() => document.documentElement.classList.contains('lecturer-handout')",
                 timeout=30_000)
-            view.page.wait_for_timeout(300)
-            pages = view.page.evaluate("""() => [...document.querySelectorAll('.pdf-page')].map(p => {
-                const notes = p.querySelector('.speaker-notes-pdf');
-                if (!notes) return null;
-                const page = p.getBoundingClientRect(), box = notes.getBoundingClientRect();
-                const slide = p.querySelector('section').getBoundingClientRect();
-                const last = [...notes.querySelectorAll('li, p')].pop();
-                return {top: box.top - page.top, slide: slide.bottom - page.top,
-                        end: last ? last.getBoundingClientRect().bottom : box.top, bottom: box.bottom,
-                        inPage: box.bottom <= page.bottom + 1, size: last ? parseFloat(getComputedStyle(last).fontSize) : 0,
-                        words: notes.textContent.split(/\\s+/).length}; })""")
+            # The stills load after the layout: measure once every image is in and two
+            # measurements a moment apart agree (a loaded machine lays the pages out late).
+            view.page.wait_for_function("() => [...document.images].every(i => i.complete)",
+                                        timeout=30_000)
+            pages, previous = None, False
+            for _ in range(10):
+                view.page.wait_for_timeout(300)
+                previous, pages = pages, view.page.evaluate(HANDOUT_PAGES)
+                if pages == previous:
+                    break
         finally:
             view.close()
         if len(pages) != len(slide_cells(name)) or None in pages:
