@@ -200,7 +200,7 @@ outputs: env-test ## re-execute every chapter and store its outputs
 	$(PYTHON) -m tools.scripts.execute_chapters
 
 # Proves the reader install is enough: a fresh reader-only venv runs every chapter.
-reader-check: ## check that requirements.txt alone runs every chapter
+reader-check: ## check that requirements.txt alone gives JupyterLab, its extensions and bayescomp
 	bash tools/scripts/check_reader_env.sh
 
 # A course on a local JupyterHub (tools/hub): the students' environment (the hub lock, in

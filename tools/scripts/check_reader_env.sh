@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The reader's path, as the README gives it, in a fresh venv: `pip install -r requirements.txt`
-# must be the whole set-up. Checks that it gives JupyterLab with the MyST and RISE extensions,
-# stays under the size budget, and runs every chapter from a fresh kernel.
+# must be the whole set-up. Checks that it gives JupyterLab with the MyST, RISE and anywidget
+# extensions, stays under the size budget, and imports the checkout's own bayescomp. It does not
+# run the chapters: tests/browser/test_download.py runs every one of them in JupyterLab from the
+# archive's requirements.txt, which is this file with only the `-e ./code` line swapped for the
+# wheel (tools/download/archive.py, reader_requirements), so a second run here would add nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=${READER_VENV:-_build/reader-check/venv}   # its own folder: never a venv of yours
@@ -24,9 +27,13 @@ for extension in jupyterlab-myst jupyterlab-rise anywidget; do
     || { echo "JupyterLab extension $extension is missing from the reader install" >&2; exit 1; }
   echo "JupyterLab extension $extension: enabled"
 done
-# Every chapter of _toc.yml (tools/toc.py lists them) from a fresh kernel, each in its own
-# process, two at a time (the machines have two cores), in reverse order (no shared state).
-chapters=$("$venv/bin/python" -m tools.toc)   # an assignment, so that set -e sees a failure
-printf '%s\n' "$chapters" | tac | xargs -P 2 -I{} sh -c \
-  '"$1/bin/jupyter" nbconvert --to notebook --execute --stdout "$2" > /dev/null && echo "ran $2 in the reader venv"' \
-  _ "$venv" {}
+# The editable install: the reader who edits code/bayescomp sees the change in the chapters.
+"$venv/bin/python" - <<'PY'
+from pathlib import Path
+import anywidget, matplotlib, numpy, bayescomp
+source = Path(bayescomp.__file__).resolve()
+expected = Path("code/bayescomp").resolve()
+if source.parent != expected:
+    raise SystemExit(f"bayescomp comes from {source}, not from the checkout's {expected}")
+print(f"bayescomp {bayescomp.__version__} from {source.parent}")
+PY
