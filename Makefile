@@ -255,12 +255,13 @@ locks: ## regenerate the five locks (needs uv)
 MUTATION := _build/mutation
 MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
 	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
-	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_mutation_survivors
+	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_importance test_vi \
+	test_classic_diagnostics test_psis test_grid
 mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make check`)
 	rm -rf $(MUTATION) && mkdir -p $(MUTATION)/tests/package
 	cp -r code/bayescomp tools/mutation/setup.cfg $(MUTATION)/
 	cp tests/__init__.py $(MUTATION)/tests/
-	cp tests/package/__init__.py tests/package/conftest.py \
+	cp tests/package/__init__.py tests/package/conftest.py tests/package/densities.py \
 	  $(MUTATION_TESTS:%=tests/package/%.py) $(MUTATION)/tests/package/
 	cd $(MUTATION) && nice -n 10 $(PYTHON) -m mutmut run --max-children 2 > mutmut.log 2>&1 \
 	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }

@@ -1,9 +1,14 @@
 """HMC: known answers on a Gaussian, second-order energy error, reversibility, bad input."""
+import warnings
+
 import numpy as np
 import pytest
 
 import bayescomp as bc
 from bayescomp import book
+from bayescomp.hmc import hmc_transition
+
+from .densities import flat_gradient
 
 RNG = np.random.default_rng
 MEAN = np.array([1.0, -2.0])
@@ -170,3 +175,124 @@ def test_a_shared_generator_batch_replays_chain_by_chain(gaussian):
         state = bc.hmc.hmc_transition(gaussian.log_density, gaussian.grad_log_density, state,
                                       momentum, log_u, (0.3, 5, 1 / mass))[0]
         np.testing.assert_array_equal(state[0][0], run.draws[chain, step])
+
+
+# --- Tests written to kill mutants that survived `make mutation` (tools/mutation/survivors.md):
+# each names the behaviour its surviving mutant changed without any other test noticing.
+
+def test_hmc_with_a_tiny_step_conserves_energy_and_accepts_every_trajectory():
+    # Survivors: the kinetic energy (0.5 * sum r^2 / m turned into 0.5 / sum ...) and the sign
+    # of the end point's potential energy. Both break the Hamiltonian's conservation, which is
+    # the whole point of HMC: with a step of 0.01 the leapfrog error is about 1e-5, every
+    # trajectory is accepted, and the energy kept is the start's or the end's Hamiltonian.
+    target = bc.gaussian_target([1.0, -2.0], [[1.0, 0.6], [0.6, 2.0]])
+    run = bc.hmc_chain(target, [0.5, -1.0], 0.01, 5, 200,
+                       np.random.default_rng(7))
+    assert np.max(np.abs(run.energy_errors)) < 1e-3
+    assert run.accept_rate == 1.0 and not run.divergent.any()
+    # The Hamiltonian is at least the potential energy of the state kept (kinetic >= 0).
+    assert np.all(run.energies >= -target.log_density(run.draws) - 1e-12)
+
+
+def test_leapfrog_drifts_by_step_times_momentum_over_mass():
+    # On a flat target the momentum never changes and theta moves by h r / m per step.
+    # Survivors: the inverse mass 2 / m, the drift h / (1/m) r, and leapfrog ignoring its mass.
+    path = bc.leapfrog(flat_gradient, [0.0, 0.0], [1.0, 1.0], 0.5, 2, mass=[2.0, 0.5])
+    np.testing.assert_allclose(path.positions, [[0.0, 0.0], [0.25, 1.0], [0.5, 2.0]])
+    np.testing.assert_allclose(path.momenta, np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("kwargs, name", [({"mass": [1.0, 0.0]}, "mass"),
+                                          ({"position": 0.0, "momentum": 0.0}, "position")])
+def test_leapfrog_refuses_a_zero_mass_and_a_scalar_position(kwargs, name):
+    # Survivors: mass <= 0 turned into mass < 0, and the position's ndim check dropped.
+    settings = dict(grad_log_density=flat_gradient, position=[0.0, 0.0], momentum=[1.0, 1.0],
+                    step_size=0.1, n_leapfrog=1)
+    with pytest.raises(ValueError, match=name):
+        bc.leapfrog(**{**settings, **kwargs})
+
+
+def test_hmc_momentum_is_drawn_from_n_0_m():
+    # r = sqrt(m) z with z the generator's next d normals, so the kinetic energy r^2 / (2 m) is
+    # |z|^2 / 2 whatever the mass; with a tiny step the trajectory conserves H and is accepted.
+    # Survivors: the momentum scale sqrt(1 / m) turned into sqrt(1 * (1/m)) and sqrt(2 m), one
+    # normal for every coordinate (standard_normal(None)), and run_hmc_chains ignoring its mass.
+    target = bc.gaussian_target([0.0, 0.0], np.diag([4.0, 0.25]))
+    mass = np.array([0.25, 4.0])
+    starts = np.array([[1.0, 0.5], [-2.0, 0.2]])
+    run = bc.run_hmc_chains(target, starts, 1e-4, 1, 1,
+                            [np.random.default_rng(s) for s in (11, 12)], mass=mass)
+    one = bc.hmc_chain(target, starts[0], 1e-4, 1, 1,
+                       np.random.default_rng(11), mass=mass)
+    for c, seed in enumerate((11, 12)):
+        z = np.random.default_rng(seed).standard_normal(2)
+        expected = -target.log_density(starts[c]) + 0.5 * z @ z
+        assert run.energies[c, 0] == pytest.approx(expected, abs=1e-6)
+    assert one.energies[0] == pytest.approx(run.energies[0, 0], abs=1e-12)
+
+
+def quartic_log_density(theta):
+    return -np.sum(theta**4, axis=-1)
+
+
+def quartic_gradient(theta):
+    return -4 * theta**3
+
+
+def test_an_overflowing_trajectory_is_divergent_rejected_and_silent():
+    # On log p = -theta^4 a step of 1 from theta = 2 overflows within a few leapfrog steps: the
+    # end energy is NaN, which counts as an infinite energy error, so the trajectory is rejected
+    # and flagged divergent, without a NumPy warning. Survivors: the NaN test dropped (or its
+    # inf replaced by None), and the overflow and invalid warnings no longer silenced.
+    starts = np.array([[2.0], [2.5]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quartic = bc.Target(quartic_log_density, quartic_gradient, None, 1)
+        run = bc.run_hmc_chains(quartic, starts, 1.0, 8, 3,
+                                [np.random.default_rng(s) for s in (1, 2)])
+        one = bc.hmc_chain(quartic, starts[0], 1.0, 8, 3, np.random.default_rng(1))
+    assert run.divergent.shape == (2, 3) and run.divergent.all()
+    assert np.all(run.energy_errors == np.inf)
+    assert run.accept_rates.shape == (2,) and np.all(run.accept_rates == 0.0)
+    np.testing.assert_array_equal(run.draws, np.repeat(starts[:, None], 3, axis=1))
+    # Every step started where the chain stood: its start.
+    np.testing.assert_array_equal(run.divergent_starts, np.repeat(starts, 3, axis=0))
+    assert run.energies.shape == (2, 3) and np.all(np.isfinite(run.energies))
+    assert one.divergent.all() and one.accept_rate == 0.0
+
+
+def test_hmc_transition_keeps_the_energy_of_the_state_it_keeps():
+    # Survivors: the energy returned always the start's (np.where(None, ...)) or None where
+    # the trajectory was rejected. log u = -inf accepts any finite error, log u = 0 rejects any
+    # positive one; the end energy is computed here from leapfrog().
+    target = bc.gaussian_target([0.0, 0.0], np.eye(2))
+    position, momentum = np.array([[1.0, -0.5]]), np.array([[0.3, 0.8]])
+    state = (position, -target.log_density(position), target.grad_log_density(position))
+    path = bc.leapfrog(target.grad_log_density, position[0], momentum[0], 0.9, 3)
+    start_h = -target.log_density(position[0]) + 0.5 * momentum[0] @ momentum[0]
+    end_h = -target.log_density(path.positions[-1]) + 0.5 * path.momenta[-1] @ path.momenta[-1]
+    assert end_h > start_h  # a step of 0.9 loses energy accuracy, here upwards
+    for log_u, accept, energy in [(-np.inf, True, end_h), (0.0, False, start_h)]:
+        _, error, accepted, divergent, kept = hmc_transition(
+            target.log_density, target.grad_log_density, state, momentum, np.array([log_u]),
+            (0.9, 3, np.ones(2)))
+        assert accepted[0] == accept and not divergent[0]
+        assert error[0] == pytest.approx(end_h - start_h)
+        assert kept[0] == pytest.approx(energy)
+
+
+def test_hmc_counts_one_gradient_per_leapfrog_step_and_one_at_the_start():
+    # Survivors: n_gradient_evals dropped or miscounted (2 + n L, 1 - n L, 1 + n / L, and
+    # divided by the number of chains). The count here is of the points the gradient was given.
+    points = []
+
+    def gradient(theta):
+        points.append(len(np.atleast_2d(theta)))
+        return -theta
+    target = bc.gaussian_target([0.0], np.eye(1))._replace(grad_log_density=gradient)
+    run = bc.hmc_chain(target, [0.5], 0.2, 4, 7, np.random.default_rng(0))
+    assert run.n_gradient_evals == sum(points) == 1 + 7 * 4
+    points.clear()
+    runs = bc.run_hmc_chains(target, [[0.5], [-1.0], [2.0]], 0.2, 4, 7,
+                             [np.random.default_rng(s) for s in range(3)])
+    assert runs.n_gradient_evals == sum(points) == 3 * (1 + 7 * 4)

@@ -284,3 +284,63 @@ def test_a_parameter_gets_the_same_value_alone_or_with_others(function):
     together = function(draws)
     alone = [function(draws[:, :, p]) for p in range(draws.shape[2])]
     np.testing.assert_allclose(together, alone, rtol=1e-12, atol=0)
+
+
+# --- Tests written to kill mutants that survived `make mutation` (tools/mutation/survivors.md):
+# each names the behaviour its surviving mutant changed without any other test noticing.
+
+def test_e_bfmi_is_per_chain_and_takes_one_chain_of_four_draws():
+    # Survivors (the ArviZ cross-check of E-BFMI lives in the hierarchical tests, outside the
+    # mutation study's fast selection): pooling the chains' jumps (mean over every axis), and
+    # the input rule (one chain is enough, four draws are enough).
+    energies = np.array([[0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 0.1, 0.2, 0.3, 0.4]])
+    jumps = np.diff(energies, axis=1)
+    expected = (jumps**2).mean(axis=1) / energies.var(axis=1, ddof=1)
+    np.testing.assert_allclose(bc.e_bfmi(energies), expected, rtol=1e-12)
+    np.testing.assert_allclose(bc.e_bfmi(energies[:1]), expected[:1], rtol=1e-12)
+    four = energies[:, :4]
+    np.testing.assert_allclose(
+        bc.e_bfmi(four),
+        (np.diff(four, axis=1)**2).mean(axis=1) / four.var(axis=1, ddof=1), rtol=1e-12)
+
+
+def short_and_awkward_chains():
+    """Short chains (4 to 20 draws) of three kinds: independent, random walks, antithetic."""
+    for n_draw in [4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20]:
+        for seed in (0, 2):
+            rng = np.random.default_rng(100 * seed + n_draw)
+            alternate = (-1.0) ** np.arange(n_draw)
+            yield rng.standard_normal((2, n_draw))
+            yield np.cumsum(rng.standard_normal((3, n_draw)), axis=1)
+            yield rng.standard_normal((2, n_draw)) * alternate + 0.3 * alternate
+
+
+def test_ess_and_mcse_match_arviz_on_short_and_antithetic_chains(az):
+    # The edge rules of Geyer's initial sequence (how many pairs fit, the first pair left out,
+    # its even lag) and of the quantile MCSE's index clipping only act on short series and on
+    # negatively correlated ones; the lecture's long chains never reach them. Survivors: those
+    # rules' bounds and comparisons. ArviZ is the reference the package follows.
+    for x in short_and_awkward_chains():
+        for mine, theirs in [
+            (bc.ess_bulk(x), az.ess(x, method="bulk")),
+            (bc.ess_tail(x), az.ess(x, method="tail")),
+            (bc.ess_mean(x), az.ess(x, method="mean")),
+            (bc.mcse_quantile(x, 0.05), az.mcse(x, method="quantile", prob=0.05)),
+            (bc.mcse_quantile(x, 0.95), az.mcse(x, method="quantile", prob=0.95)),
+        ]:
+            np.testing.assert_allclose(mine, float(theirs), rtol=1e-8)
+
+
+def test_a_constant_quantity_has_every_draw_effective():
+    # ArviZ's convention: the ESS of a constant series is the number of draws. Survivor: the
+    # constant case returning float(None).
+    assert bc.ess_bulk(np.full((2, 10), 3.0)) == 20.0
+    assert bc.ess_mean(np.full((4, 6), -1.0)) == 24.0
+
+
+def test_failed_checks_names_divergences_only_when_there_are_some():
+    # Survivor: "divergent is not None or any(divergent)", which fails every run that passes
+    # its divergence flags, even all False.
+    draws = np.random.default_rng(0).standard_normal((4, 500, 2))
+    assert bc.failed_checks(draws, divergent=np.zeros((4, 500), dtype=bool)) == []
+    assert bc.failed_checks(draws, divergent=np.eye(4, 500, dtype=bool)) == ["divergences"]
