@@ -77,6 +77,22 @@ def test_wheel_and_sdist_name_the_licence_and_carry_its_file(dist):
     assert pkg_info["License-Expression"] == "MIT"
 
 
+def test_the_wheel_needs_numpy_and_the_book_extra_the_rest(dist):
+    """`pip install bayescomp` brings NumPy only (the maths); `bayescomp[book]` adds what
+    bayescomp.book imports, matplotlib and anywidget, and the reader lock installs both."""
+    _, wheel = dist
+    with zipfile.ZipFile(wheel) as archive:
+        info = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
+        metadata = email.message_from_bytes(archive.read(info))
+    needs = sorted(metadata.get_all("Requires-Dist"))
+    plain = [line.split(">")[0] for line in needs if "extra ==" not in line]
+    book = sorted(line.split(">")[0] for line in needs if 'extra == "book"' in line)
+    assert (plain, book, metadata.get_all("Provides-Extra")) == (
+        ["numpy"], ["anywidget", "matplotlib"], ["book"]), needs
+    pinned = {line.split("==")[0] for line in (ROOT / "requirements.txt").read_text().splitlines()}
+    assert {"anywidget", "matplotlib"} <= pinned
+
+
 def test_wheel_is_reproducible(dist, tmp_path):
     _, wheel = dist
     _, again = package.build(tmp_path)
