@@ -2,12 +2,13 @@
 jupyter-cache keys the chapters on their cells alone, and would keep the old code's outputs."""
 from pathlib import Path
 
+from tools.freshness import Stamps
 from tools.scripts import execution_cache
 
 
 def test_the_caches_are_kept_while_the_inputs_are_unchanged_and_cleared_when_they_change(tmp_path):
     caches = [tmp_path / ".jupyter_cache", tmp_path / ".doctrees"]
-    stamp = tmp_path / "inputs.txt"
+    stamp = Stamps(tmp_path / "inputs.json")
 
     def fill():
         for cache in caches:

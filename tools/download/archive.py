@@ -20,13 +20,13 @@ The zip's entries are sorted and dated 2026-01-01, so the same book gives the sa
 
 Usage: python -m tools.download.archive [OUT_DIR]   (default _build/download)
 """
-import json
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
 from .. import edition, toc
+from ..freshness import Stamps, files_hash
 from ..toc import ROOT
 from . import package
 
@@ -36,7 +36,7 @@ README = Path(__file__).with_name("README.md")
 READER_LOCK = ROOT / "requirements.txt"
 # The key of what the archive was built from: with the package, the pages, the lock and these
 # scripts unchanged, a second `make book` keeps the archive (its bytes would be the same).
-KEYS = ROOT / "_build" / "archive-built-from.json"
+STAMPS = Stamps(ROOT / "_build" / "archive-built-from.json")
 EDITABLE = "-e ./code"
 # Pages of the website that mean nothing in Jupyter: the execution-statistics table, the API
 # reference (autodoc directives, which only Sphinx renders; in Jupyter, help() shows the same
@@ -97,7 +97,6 @@ def _add(archive, name, data):
 def inputs_key():
     """A key for every file the archive is made from (the package's sources and data, the
     pages, the README, the reader lock, the build scripts)."""
-    from ..slides.figures import files_hash
     code = ROOT / "code"
     sources = sorted(p for p in (code / "bayescomp").rglob("*") if p.is_file()
                      and "__pycache__" not in p.parts)
@@ -113,8 +112,7 @@ def build(out=ROOT / "_build" / "download"):
     out.mkdir(parents=True, exist_ok=True)
     path = out / ARCHIVE_NAME
     key = inputs_key()
-    built = json.loads(KEYS.read_text()) if KEYS.exists() else {}
-    if path.exists() and built.get(str(path)) == key:
+    if STAMPS.current(path, key):
         print(f"{path.name}: its sources are unchanged, not built again")
         return path
     with tempfile.TemporaryDirectory() as tmp:
@@ -127,9 +125,7 @@ def build(out=ROOT / "_build" / "download"):
     with zipfile.ZipFile(path, "w") as archive:
         for name, data in sorted(entries):
             _add(archive, name, data)
-    built[str(path)] = key
-    KEYS.parent.mkdir(parents=True, exist_ok=True)
-    KEYS.write_text(json.dumps(built, indent=1))
+    STAMPS.record(path, key)
     return path
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from .. import edition
-from ..slides.figures import files_hash, tree_files
+from ..freshness import Stamps, files_hash, tree_files
 from ..slides.handouts import CHROMIUM, FLAGS
 from ..toc import ROOT
 from . import sphinx
@@ -37,7 +37,7 @@ PDF_NAME = "bayescomp-book.pdf"
 DEFAULT_OUT = ROOT / "_build" / "download" / PDF_NAME
 # The key of what each PDF was made from (below): a book whose sources are unchanged is not
 # built or printed again, as the handouts are not (a second `make book`).
-KEYS = ROOT / "_build" / "pdf" / "printed-from.json"
+STAMPS = Stamps(ROOT / "_build" / "pdf" / "printed-from.json")
 PRINT_FLAGS = [*(flag for flag in FLAGS if not flag.startswith("--virtual-time-budget")),
                "--virtual-time-budget=120000", "--window-size=820,1200",
                "--force-device-scale-factor=2", "--generate-pdf-document-outline"]
@@ -102,11 +102,10 @@ def inputs_key():
 def build(out=DEFAULT_OUT):
     out = Path(out)
     key = inputs_key()
-    printed = json.loads(KEYS.read_text()) if KEYS.exists() else {}
-    if out.exists() and printed.get(str(out)) == key:
+    if STAMPS.current(out, key):
         print(f"{out.name}: its sources are unchanged, not built or printed again")
         return out
-    printed.pop(str(out), None)
+    STAMPS.forget(out)
     html = sphinx.build()
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="book-pdf-") as tmp:
@@ -120,9 +119,7 @@ def build(out=DEFAULT_OUT):
                           check=True).stdout
     if book_front()["title"] not in text or "PRINT ERROR" in text:
         raise RuntimeError(f"{out}: the page's print script did not finish: {text[:2000]}")
-    printed[str(out)] = key
-    KEYS.parent.mkdir(parents=True, exist_ok=True)
-    KEYS.write_text(json.dumps(printed, indent=1))
+    STAMPS.record(out, key)
     return out
 
 

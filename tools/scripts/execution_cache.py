@@ -21,7 +21,7 @@ import shutil
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from ..slides.figures import files_hash, tree_files
+from ..freshness import Stamps, files_hash, tree_files
 from ..toc import CHAPTERS, ROOT, notebook
 
 # What a chapter's outputs depend on besides its own cells.
@@ -30,7 +30,7 @@ INPUTS = ("code/bayescomp", "tools/requirements/build.txt")
 # PDF's Sphinx environments.
 CACHES = (ROOT / "_build" / ".jupyter_cache", ROOT / "_build" / ".doctrees",
           ROOT / "_build" / "pdf" / "_build" / ".doctrees")
-STAMP = ROOT / "_build" / "execution-inputs.txt"
+STAMPS = Stamps(ROOT / "_build" / "execution-inputs.json")
 
 
 def fingerprint(inputs=INPUTS):
@@ -38,15 +38,15 @@ def fingerprint(inputs=INPUTS):
     return files_hash(tree_files(inputs))
 
 
-def refresh(caches, stamp, current):
+def refresh(caches, stamps, current):
     """Clear ``caches`` unless they were filled under the key ``current`` (recorded in
-    ``stamp``); True if they were cleared."""
-    if stamp.exists() and stamp.read_text() == current:
+    ``stamps``, a :class:`~tools.freshness.Stamps`, under the first cache's folder); True if
+    they were cleared."""
+    if stamps.current(caches[0].parent, current):
         return False
     for cache in caches:
         shutil.rmtree(cache, ignore_errors=True)
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(current)
+    stamps.record(caches[0].parent, current)
     return True
 
 
@@ -100,7 +100,7 @@ def fill(paths, cache_path=CACHES[0], workers=2):
 
 
 if __name__ == "__main__":
-    if refresh(CACHES, STAMP, fingerprint()):
+    if refresh(CACHES, STAMPS, fingerprint()):
         print("execution cache and doctrees cleared: the package or the build lock changed "
               "(or no record of them)")
     failed = fill([notebook(name) for name in CHAPTERS])

@@ -24,6 +24,7 @@ from nbconvert import SlidesExporter
 from traitlets.config import Config
 
 from .. import edition, toc
+from ..freshness import Stamps, files_hash, tree_files
 from ..toc import CHAPTERS, ROOT
 from . import lectures, metadata
 from .figures import deck_figures, use_deck_figures
@@ -442,42 +443,32 @@ present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); the book's TEACHING.md says 
 # holds, the decks would come out the same.
 DECK_SOURCES = ("chapters", "code/bayescomp", "tools/slides", "tools/toc.py", "_toc.yml",
                 "tools/npm/package-lock.json", "tools/requirements/build.txt")
-BUILT_FROM = ROOT / "_build" / "slides-built-from.json"
+STAMPS = Stamps(ROOT / "_build" / "slides-built-from.json")
 
 
 def sources_key():
-    from .figures import files_hash, tree_files
     return files_hash(tree_files(DECK_SOURCES), edition.notice_html())
 
 
 def build_if_changed(out):
     """:func:`build`, unless the decks in ``out`` were built from these very sources (a second
     `make slides`, `make book`, `make test` or `make check` with nothing changed)."""
-    import json
     key = sources_key()
-    built = json.loads(BUILT_FROM.read_text()) if BUILT_FROM.exists() else {}
-    wanted = [out / "index.html", *(out / deck_file(name) for name in CHAPTERS)]
-    if built.get(str(out)) == key and all(path.exists() for path in wanted):
+    if STAMPS.current(out, key, out / "index.html", *(out / deck_file(name) for name in CHAPTERS)):
         print(f"decks in {out}: their sources are unchanged, not built again")
         return
     build(out)
-    built[str(out)] = key
-    BUILT_FROM.parent.mkdir(parents=True, exist_ok=True)
-    BUILT_FROM.write_text(json.dumps(built, indent=1))
+    STAMPS.record(out, key)
 
 
 def build_some(out, chapters):
     """:func:`build` for some chapters only (while editing them); the decks in ``out`` no
     longer count as built from the current sources, so the next full build makes them all."""
-    import json
     unknown = sorted(set(chapters) - set(CHAPTERS))
     if unknown:
         sys.exit(f"not chapters of _toc.yml: {unknown} (chapters: {', '.join(CHAPTERS)})")
     build(out, chapters)
-    if BUILT_FROM.exists():
-        built = json.loads(BUILT_FROM.read_text())
-        built.pop(str(out), None)
-        BUILT_FROM.write_text(json.dumps(built, indent=1))
+    STAMPS.forget(out)
 
 
 if __name__ == "__main__":

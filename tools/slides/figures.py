@@ -12,7 +12,6 @@ The figures are cached in ``_build/deck_figures/`` under a hash of everything th
 the chapter's code cells, the ``bayescomp`` sources and this file; so a second build with
 nothing changed runs no kernel.
 """
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from ..freshness import files_hash
 from ..toc import ROOT
 from .metadata import slide_type
 
@@ -33,30 +33,6 @@ def figure_cells(notebook):
     return [i for i, cell in enumerate(notebook.cells)
             if cell.cell_type == "code" and slide_type(cell) != "skip"
             and any(SVG in output.get("data", {}) for output in cell.outputs)]
-
-
-def files_hash(paths, *texts):
-    """A short key for the content of some files (names included) and some strings: a cache
-    entry made from them is current while the key is the same."""
-    digest = hashlib.sha256()
-    for text in texts:
-        digest.update(text.encode())
-    for path in paths:
-        digest.update(Path(path).resolve().relative_to(ROOT).as_posix().encode())
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()[:20]
-
-
-def tree_files(names):
-    """Every file under each of ``names`` (folders or files, relative to the checkout), sorted,
-    caches and checkpoints left out: the inputs of a build step, for :func:`files_hash`."""
-    files = []
-    for name in names:
-        path = ROOT / name
-        files += [path] if path.is_file() else sorted(
-            p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-            and ".ipynb_checkpoints" not in p.parts)
-    return files
 
 
 def content_hash(notebook):

@@ -26,7 +26,6 @@ build install has no Playwright. Set ``CHROMIUM`` to use another binary.
 Usage: python -m tools.slides.handouts _build/slides_out/slides [--handouts KIND ...] [--chapters NAME ...]
 """
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -37,13 +36,13 @@ from pathlib import Path
 import nbformat
 
 from .. import toc
+from ..freshness import Stamps, files_hash
 from ..toc import CHAPTERS, ROOT
 from .build import deck_file, handout_file, students_handout_file
-from .figures import files_hash
 
 # What each handout was printed from (a key of its deck and the decks' files); in _build, not
 # beside the PDFs, which the website serves.
-KEYS = ROOT / "_build" / "handouts-printed-from.json"
+STAMPS = Stamps(ROOT / "_build" / "handouts-printed-from.json")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
@@ -107,25 +106,22 @@ def print_handouts(out, kinds=tuple(HANDOUTS), chapters=CHAPTERS):
                     if p.is_file())
     shared = {kind: files_hash(assets + [Path(__file__)], *FLAGS, print_query(kind))
               for kind in kinds}
-    printed = json.loads(KEYS.read_text()) if KEYS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="handouts-chromium-") as profile:
         for chapter, kind in ((chapter, kind) for chapter in chapters for kind in kinds):
             deck, pdf = out / deck_file(chapter), out / HANDOUTS[kind](chapter)
             if not deck.exists():
                 sys.exit(f"no deck {deck}: run `python -m tools.slides.build` first")
             key = files_hash([deck], shared[kind])
-            if printed.get(pdf.name) == key and pdf.exists():
+            if STAMPS.current(pdf, key):
                 print(f"{pdf.relative_to(out.parent)}: unchanged, not printed again")
                 continue
-            printed.pop(pdf.name, None)
+            STAMPS.forget(pdf)
             print_deck(deck, pdf, profile, kind)
             pages, slides = pdf_pages(pdf), slide_count(chapter)
             if pages != slides:
                 raise RuntimeError(f"{pdf.name} has {pages} pages for {slides} slides")
             print(f"{pdf.relative_to(out.parent)}: {pages} pages")
-            printed[pdf.name] = key
-            KEYS.parent.mkdir(parents=True, exist_ok=True)
-            KEYS.write_text(json.dumps(printed, indent=1))
+            STAMPS.record(pdf, key)
 
 
 if __name__ == "__main__":

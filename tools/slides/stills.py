@@ -31,9 +31,9 @@ from PIL import Image, ImageChops
 from bayescomp.book.widgets import BUNDLE_NAME, DATA_NAME, PLACEHOLDER
 
 from .. import toc
+from ..freshness import Stamps, files_hash
 from ..toc import CHAPTERS, ROOT
 from .build import CANVAS, deck_file
-from .figures import files_hash
 from .handouts import CHROMIUM, FLAGS
 
 #: Where the stills and their links.json go in this checkout: the build names the folder (the
@@ -115,9 +115,8 @@ def make_stills(decks):
                       Path(__file__)], json.dumps(slides, sort_keys=True))
     links = {name: {"deck": str(decks / deck), "slide": slide, "still": f"{name}.png"}
              for name, (deck, slide) in slides.items()}
-    stamp = STILLS / "drawn-from.txt"
-    current = stamp.exists() and stamp.read_text() == key and all(
-        (STILLS / link["still"]).exists() for link in links.values())
+    stamps = Stamps(STILLS / "drawn-from.json")
+    current = stamps.current(STILLS, key, *(STILLS / link["still"] for link in links.values()))
     if not current:
         if not Path(CHROMIUM).exists():
             sys.exit(f"{CHROMIUM} is missing: run `bash tools/scripts/install_chromium.sh` first")
@@ -126,7 +125,7 @@ def make_stills(decks):
             for name in links:
                 png = shoot(name, vendor, profile)
                 print(f"{png.relative_to(ROOT)}: {Image.open(png).size}")
-        stamp.write_text(key)
+        stamps.record(STILLS, key)
     (STILLS / "links.json").write_text(json.dumps(links, indent=1), encoding="utf-8")
     (decks / "vendor" / "stills").mkdir(parents=True, exist_ok=True)
     for link in links.values():
