@@ -41,12 +41,7 @@ EXERCISE = re.compile(r"^:{3,}\{exercise\}\s*(?P<title>.+?)\s*$", re.M)
 STATEMENT_WORDS = (12, 70)  # a statement one can read off a slide, not just a title
 
 
-def deck_slides(name):
-    """A chapter's slides as nbconvert cuts them, each the list of its cells (skipped cells
-    left out; a notes cell belongs to the slide whose content it follows)."""
-    return lectures.deck_slides(nbformat.read(toc.notebook(name), as_version=4))
-
-
+deck_slides = lectures.chapter_slides
 slide_title = lectures.slide_title
 
 

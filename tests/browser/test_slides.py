@@ -49,7 +49,6 @@ from tools.slides import lectures
 from tools.slides.handouts import HANDOUTS, print_deck, print_query
 from tools.toc import CHAPTERS, ROOT
 
-from ..book.test_teaching_notes import deck_slides
 from .offline import OfflinePage
 
 DECKS = Path(os.environ.get("SLIDES_DIR", ROOT / "_build" / "slides_out" / "slides"))
@@ -831,7 +830,7 @@ def pdf_pages_text(pdf):
 def notes_starts(name):
     """(page, plain start of the notes) of every slide of a chapter's deck whose notes have one."""
     found = [(k + 1, plain_start(lectures.slide_notes(cells)))
-             for k, cells in enumerate(deck_slides(name))]
+             for k, cells in enumerate(lectures.chapter_slides(name))]
     return [(page, start) for page, start in found if start]
 
 
@@ -842,7 +841,7 @@ def test_handout_prints_each_slides_notes(name):
     pdf = DECKS / handout_file(name)
     assert pdf.exists(), f"no handout {pdf}: run `make slides`"
     pages, starts = pdf_pages_text(pdf), notes_starts(name)
-    assert len(starts) >= len(deck_slides(name)) // 2, f"{name}: too few plain notes to look for"
+    assert len(starts) >= len(lectures.chapter_slides(name)) // 2, f"{name}: too few plain notes to look for"
     missing = [(page, start) for page, start in starts if start not in pages[page - 1]]
     assert missing == [], f"{pdf.name}: notes not on their slide's page (page, words): {missing[:4]}"
 

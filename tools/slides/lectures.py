@@ -48,6 +48,11 @@ def deck_slides(notebook):
     return slides
 
 
+def chapter_slides(name):
+    """:func:`deck_slides` of the chapter named ``name`` in ``_toc.yml``, read from its notebook."""
+    return deck_slides(nbformat.read(toc.notebook(name), as_version=4))
+
+
 def slide_title(cells):
     for cell in cells:
         found = re.search(r"^#{1,3}\s+(.+?)\s*$|<h1>(.+?)</h1>", cell.source, re.M)
