@@ -255,8 +255,9 @@ def weight_second_moment_within(log_density, log_normalizer, mean, cov, radii, n
             d\varphi\,d\rho,
 
     computed by the midpoint rule in log space. :math:`q` puts mass :math:`e^{-R^2/2}` outside
-    radius :math:`R`, so a run of :math:`S` draws rarely goes beyond
-    :math:`R \approx \sqrt{2\ln S}`. When the full second moment is infinite, the truncated
+    radius :math:`R`, so a run of :math:`S` draws reaches about
+    :math:`R = \sqrt{2\ln S}` (on average one draw lies beyond it) and seldom goes much
+    further. When the full second moment is infinite, the truncated
     one says where the divergence starts, and whether a feasible run can reach it
     (Owen, 2013, section 9.1).
     """
