@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 from tools.website import icons, lean, prerendered_math
 
 PAGE = """<html><head>
@@ -171,7 +172,7 @@ def test_the_live_figures_scripts_load_late_and_only_where_a_placeholder_is():
                                                           "pathto": pathto}, None)
     assert added == []
     widgets.add_scripts(app, "chapters/a", "page.html",
-                        {"body": '<div data-widget="metropolis"></div>', "pathto": pathto}, None)
+                        {"body": f'<div data-widget="{FIGURE.metropolis}"></div>', "pathto": pathto}, None)
     ((name, kw),) = added
     body = kw["body"]
     assert name is None and "addEventListener('load', load)" in body

@@ -41,6 +41,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 from tools import edition, toc
 from tools.download.question_bank import chapter_questions
 from tools.slides.build import (CANVAS, EDITION_CLASS, INDEX_KEYS, chapter_title, deck_file,
@@ -1037,8 +1038,8 @@ def test_live_figures_start_drawn(browser, decks_url):
                               .querySelectorAll('[data-widget]')].map(el => el.dataset.widget)""")]
                 seen += [(name, index, p["figure"]) for p in panels]
                 bad += [(name, index + 1, p) for p in panels if p["inked"] < INKED_MIN or p["playing"]]
-                if any(p["figure"] == "dimension" for p in panels):
-                    page.evaluate("document.querySelector('[data-widget=dimension]').bcWidget.set({})")
+                if any(p["figure"] == FIGURE.dimension for p in panels):
+                    page.evaluate(f"document.querySelector('[data-widget={FIGURE.dimension}]').bcWidget.set({{}})")
                     page.wait_for_timeout(200)
                     assert blank_panels(page) != [], "the check missed the emptied dimension figure"
         finally:

@@ -29,6 +29,7 @@ import nbformat
 import pytest
 
 from bayescomp.book import widgets
+from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 from tools.slides import build as deck_builder
 from tools.toc import ROOT
 
@@ -244,16 +245,16 @@ def plot_point(page, name, plot, value):
 def canvas_mouse(page, name):
     """Drag (or click) on the widget's interactive plot."""
     page.locator(f'[data-widget="{name}"] canvas[tabindex]').first.scroll_into_view_if_needed()
-    if name == "posterior-explorer":
+    if name == FIGURE.posterior_explorer:
         x, y = plot_point(page, name, "pred", [-2.0, 0.5])
         page.mouse.click(x, y)
         return
-    if name in ("metropolis", "funnel", "dimension"):
-        point = {"metropolis": [-0.5, 1.2], "funnel": [5.0, -2.0], "dimension": [2.0, 0.1]}[name]
+    if name in (FIGURE.metropolis, FIGURE.funnel, FIGURE.dimension):
+        point = {FIGURE.metropolis: [-0.5, 1.2], FIGURE.funnel: [5.0, -2.0], FIGURE.dimension: [2.0, 0.1]}[name]
         x, y = plot_point(page, name, "plot", point)
         page.mouse.click(x, y)
         return
-    get = "w.centre" if name == "importance-sampling" else "w.startPoint"
+    get = "w.centre" if name == FIGURE.importance_sampling else "w.startPoint"
     start = page.evaluate(f"""() => {{ const w = document.querySelector('[data-widget="{name}"]')
         .bcWidget.widget; return {get}; }}""")
     x0, y0 = plot_point(page, name, "plot", start)
@@ -269,7 +270,7 @@ def canvas_keys(page, root, name):
     root.locator("canvas[tabindex]").first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowUp")
-    if name in ("metropolis", "funnel"):
+    if name in (FIGURE.metropolis, FIGURE.funnel):
         page.keyboard.press("Enter")
 
 
@@ -350,8 +351,8 @@ def test_posterior_explorer_shows_the_books_grid(site, offline_page):
     from bayescomp import book
     lecture = book.run_lecture(methods=())
     view = offline_page(site)
-    open_widget(view.page, f"{site}/posterior-explorer.html", "posterior-explorer")
-    shown = readout(view.page, "posterior-explorer")
+    open_widget(view.page, f"{site}/{FIGURE.posterior_explorer}.html", FIGURE.posterior_explorer)
+    shown = readout(view.page, FIGURE.posterior_explorer)
     assert shown["grid_mean"] == pytest.approx(lecture.grid.mean, rel=1e-9)
     assert shown["grid_sd"] == pytest.approx(lecture.grid.sd, rel=1e-9)
     assert shown["map"] == pytest.approx(lecture.laplace.mean, rel=1e-9)
@@ -362,13 +363,13 @@ def test_posterior_explorer_shows_the_books_grid(site, offline_page):
 def test_explorer_grid_holds_the_posterior_at_every_setting(site, offline_page):
     view = offline_page(site)
     page = view.page
-    open_widget(page, f"{site}/posterior-explorer.html", "posterior-explorer")
+    open_widget(page, f"{site}/{FIGURE.posterior_explorer}.html", FIGURE.posterior_explorer)
     for prior_sd in (0.25, 2.0, 10.0):
         for n in (5, 8, 20, 80):
-            page.evaluate(f"""document.querySelector('[data-widget="posterior-explorer"]')
+            page.evaluate(f"""document.querySelector('[data-widget="{FIGURE.posterior_explorer}"]')
                               .bcWidget.set({{prior_sd: {prior_sd}, n: {n}}})""")
-            edges = page.evaluate("""() => BayesCompWidgets.engine.edgeRatios(
-                document.querySelector('[data-widget="posterior-explorer"]').bcWidget.widget.result.grid)""")
+            edges = page.evaluate(f"""() => BayesCompWidgets.engine.edgeRatios(
+                document.querySelector('[data-widget="{FIGURE.posterior_explorer}"]').bcWidget.widget.result.grid)""")
             assert max(edges) <= 1e-3, (prior_sd, n, edges)
 
 
@@ -376,13 +377,13 @@ def test_full_metropolis_run_at_the_defaults(site, offline_page):
     """Play at the default settings until the run (12,000 steps per chain) stops by itself."""
     view = offline_page(site)
     page = view.page
-    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root = open_widget(page, f"{site}/{FIGURE.metropolis}.html", FIGURE.metropolis)
     root.scroll_into_view_if_needed()
     root.locator('[data-control="play"]').click()
     page.wait_for_function(
-        "() => { const r = document.querySelector('[data-widget=\"metropolis\"]').bcWidget.readout();"
+        f"() => {{ const r = document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]').bcWidget.readout();"
         " return !r.playing && r.steps >= 12000; }", timeout=300_000)
-    final = readout(page, "metropolis")
+    final = readout(page, FIGURE.metropolis)
     assert final["steps"] == 12000 and final["scale"] == 1.1 and len(final["starts"]) == 4
     assert max(final["rhat"]) < SETTINGS.rhat_max, final["rhat"]
     errors = [abs(m - g) / s for m, g, s in zip(final["mean"], final["grid_mean"], final["mcse"])]
@@ -396,17 +397,17 @@ def test_live_diagnostics_match_a_fresh_computation(site, offline_page):
     the engine's rankSummary of the same draws computed at once."""
     view = offline_page(site)
     page = view.page
-    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root = open_widget(page, f"{site}/{FIGURE.metropolis}.html", FIGURE.metropolis)
     root.scroll_into_view_if_needed()
-    hook(page, "metropolis", "set({playing: true})")
-    page.wait_for_function("() => document.querySelector('[data-widget=\"metropolis\"]')"
+    hook(page, FIGURE.metropolis, "set({playing: true})")
+    page.wait_for_function(f"() => document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]')"
                            ".bcWidget.widget.refreshTimes.length >= 3")
-    hook(page, "metropolis", "widget.playing = false")
-    compared = page.evaluate("""() => {
-        const w = document.querySelector('[data-widget="metropolis"]').bcWidget.widget;
+    hook(page, FIGURE.metropolis, "widget.playing = false")
+    compared = page.evaluate(f"""() => {{
+        const w = document.querySelector('[data-widget="{FIGURE.metropolis}"]').bcWidget.widget;
         const d = w.diagnostics;
         return [0, 1].map(a => [d.params[a], BayesCompWidgets.engine.rankSummary(w.kept(a, d.steps))]);
-    }""")
+    }}""")
     for live, fresh in compared:
         for key in ("rhat", "essBulk", "essTail", "mcse", "mean"):
             assert live[key] == pytest.approx(fresh[key], rel=1e-12), key
@@ -415,11 +416,11 @@ def test_live_diagnostics_match_a_fresh_computation(site, offline_page):
 def test_explorer_is_coarse_while_dragging_and_full_on_release(site, offline_page):
     view = offline_page(site)
     page = view.page
-    open_widget(page, f"{site}/posterior-explorer.html", "posterior-explorer")
-    fire = """([control, value, type]) => {
-        const input = document.querySelector(`[data-widget="posterior-explorer"] [data-control="${control}"]`);
-        input.value = value; input.dispatchEvent(new Event(type, {bubbles: true}));
-        return document.querySelector('[data-widget="posterior-explorer"]').bcWidget.readout(); }"""
+    open_widget(page, f"{site}/{FIGURE.posterior_explorer}.html", FIGURE.posterior_explorer)
+    fire = f"""([control, value, type]) => {{
+        const input = document.querySelector(`[data-widget="{FIGURE.posterior_explorer}"] [data-control="${{control}}"]`);
+        input.value = value; input.dispatchEvent(new Event(type, {{bubbles: true}}));
+        return document.querySelector('[data-widget="{FIGURE.posterior_explorer}"]').bcWidget.readout(); }}"""
     assert page.evaluate(fire, ["n", 40, "input"])["resolution"] == 81
     assert page.evaluate(fire, ["n", 40, "change"])["resolution"] == 241
     # A prior-only change within the same box reuses the cached full-grid likelihood.
@@ -431,22 +432,22 @@ def test_explorer_is_coarse_while_dragging_and_full_on_release(site, offline_pag
 def test_presets_show_their_failures(site, offline_page):
     view = offline_page(site)
     page = view.page
-    open_widget(page, f"{site}/importance-sampling.html", "importance-sampling")
-    narrow = hook(page, "importance-sampling", "set({preset: 'two-modes-narrow'})")
+    open_widget(page, f"{site}/{FIGURE.importance_sampling}.html", FIGURE.importance_sampling)
+    narrow = hook(page, FIGURE.importance_sampling, "set({preset: 'two-modes-narrow'})")
     assert narrow["ess_fraction"] > 0.5 and abs(narrow["error_in_mcse"][0]) > 20
-    open_widget(page, f"{site}/metropolis.html", "metropolis")
-    tiny = hook(page, "metropolis", "set({preset: 'tiny'})")
-    tiny = hook(page, "metropolis", "run(3000)")
-    huge = hook(page, "metropolis", "set({preset: 'huge'})")
-    huge = hook(page, "metropolis", "run(3000)")
+    open_widget(page, f"{site}/{FIGURE.metropolis}.html", FIGURE.metropolis)
+    tiny = hook(page, FIGURE.metropolis, "set({preset: 'tiny'})")
+    tiny = hook(page, FIGURE.metropolis, "run(3000)")
+    huge = hook(page, FIGURE.metropolis, "set({preset: 'huge'})")
+    huge = hook(page, FIGURE.metropolis, "run(3000)")
     assert min(tiny["accept_rate"]) > 0.9 and max(huge["accept_rate"]) < 0.05
     assert max(tiny["rhat"]) > SETTINGS.rhat_max and min(tiny["ess_bulk"]) < 100
-    hook(page, "metropolis", "set({preset: 'two-modes'})")
-    two = hook(page, "metropolis", "run(3000)")
+    hook(page, FIGURE.metropolis, "set({preset: 'two-modes'})")
+    two = hook(page, FIGURE.metropolis, "run(3000)")
     assert max(two["rhat"]) > 1.05
-    open_widget(page, f"{site}/laplace-vi.html", "laplace-vi")
-    hook(page, "laplace-vi", "set({target: 'two-modes'})")
-    vi = hook(page, "laplace-vi", "run(600)")
+    open_widget(page, f"{site}/{FIGURE.laplace_vi}.html", FIGURE.laplace_vi)
+    hook(page, FIGURE.laplace_vi, "set({target: 'two-modes'})")
+    vi = hook(page, FIGURE.laplace_vi, "run(600)")
     assert abs(vi["mean"][0] - 2) < 0.2 and vi["sd"][0] < 0.8       # reverse KL: one mode
     assert vi["forward_kl"]["sd"][0] > 2                             # forward KL: both
 
@@ -457,26 +458,26 @@ def test_funnel_presets_show_the_chapters_failures(site, offline_page):
     diverges even on the non-centred form."""
     view = offline_page(site)
     page = view.page
-    open_widget(page, f"{site}/funnel.html", "funnel")
-    hook(page, "funnel", "set({preset: 'centred-neck'})")
-    centred = hook(page, "funnel", "run(2000)")
+    open_widget(page, f"{site}/{FIGURE.funnel}.html", FIGURE.funnel)
+    hook(page, FIGURE.funnel, "set({preset: 'centred-neck'})")
+    centred = hook(page, FIGURE.funnel, "run(2000)")
     exact = centred["exact_prob_tau_below_1"]
     assert centred["steps"] == 2000 and centred["warmup"] == 500
     assert centred["divergent_kept"] > 10 and centred["lowest_log_tau"] > -1.5, centred
     assert (exact - centred["prob_tau_below_1"]) / centred["mcse"][1] > 2 * SETTINGS.error_mcse_max
-    hook(page, "funnel", "set({preset: 'non-centred'})")
-    fixed = hook(page, "funnel", "run(2000)")
+    hook(page, FIGURE.funnel, "set({preset: 'non-centred'})")
+    fixed = hook(page, FIGURE.funnel, "run(2000)")
     assert fixed["divergent_all"] == 0 and fixed["lowest_log_tau"] < -4, fixed
     assert max(fixed["rhat"]) < SETTINGS.rhat_max
     for k, key in enumerate(("mean_log_tau", "prob_tau_below_1")):
         error = (fixed[key] - fixed[f"exact_{key}"]) / fixed["mcse"][k]
         assert abs(error) <= SETTINGS.error_mcse_max, (key, error)
-    hook(page, "funnel", "set({preset: 'big-step'})")
-    big = hook(page, "funnel", "run(1000)")
+    hook(page, FIGURE.funnel, "set({preset: 'big-step'})")
+    big = hook(page, FIGURE.funnel, "run(1000)")
     assert big["form"] == "non-centred" and big["divergent_share"] > 0.02, big
     # The random walk on the funnel: no trajectories, so no divergence flags.
-    walk = hook(page, "funnel", "set({sampler: 'metropolis', form: 'centred'})")
-    walk = hook(page, "funnel", "run(4000)")
+    walk = hook(page, FIGURE.funnel, "set({sampler: 'random-walk', form: 'centred'})")
+    walk = hook(page, FIGURE.funnel, "run(4000)")
     assert walk["divergent_share"] is None and 0 < min(walk["accept_rate"]) < 0.6, walk
     assert view.errors == [], view.errors
 
@@ -487,7 +488,7 @@ def test_every_proposal_works_on_every_target(site, offline_page):
     and the readout is the new proposal's."""
     view = offline_page(site)
     page = view.page
-    root = open_widget(page, f"{site}/importance-sampling.html", "importance-sampling")
+    root = open_widget(page, f"{site}/{FIGURE.importance_sampling}.html", FIGURE.importance_sampling)
     presets = root.locator('[data-control="preset"]').evaluate(
         "e => [...e.options].map(o => o.value).filter(Boolean)")
     families = root.locator('[data-control="family"]').evaluate("e => [...e.options].map(o => o.value)")
@@ -498,7 +499,7 @@ def test_every_proposal_works_on_every_target(site, offline_page):
             page.wait_for_timeout(50)
             status = root.locator(".bcw-status")
             assert "bcw-error" not in (status.get_attribute("class") or ""), (preset, family, status.inner_text())
-            assert readout(page, "importance-sampling")["family"] == family, (preset, family)
+            assert readout(page, FIGURE.importance_sampling)["family"] == family, (preset, family)
     assert view.errors == [], view.errors
 
 
@@ -507,16 +508,16 @@ def test_the_funnel_greys_out_the_other_samplers_settings(site, offline_page):
     chosen sampler's settings can be operated, from the start and after every switch."""
     view = offline_page(site)
     page = view.page
-    root = open_widget(page, f"{site}/funnel.html", "funnel")
+    root = open_widget(page, f"{site}/{FIGURE.funnel}.html", FIGURE.funnel)
 
     def usable():
         return {c: not root.locator(f'[data-control="{c}"]').is_disabled()
                 for c in ("step", "leapfrog", "scale")}
 
     assert usable() == {"step": True, "leapfrog": True, "scale": False}
-    root.locator('[data-control="sampler"]').select_option("metropolis")
+    root.locator('[data-control="sampler"]').select_option("random-walk")
     assert usable() == {"step": False, "leapfrog": False, "scale": True}
-    hook(page, "funnel", "set({preset: 'centred-neck'})")
+    hook(page, FIGURE.funnel, "set({preset: 'centred-neck'})")
     assert usable() == {"step": True, "leapfrog": True, "scale": False}
     assert view.errors == [], view.errors
 
@@ -524,15 +525,15 @@ def test_the_funnel_greys_out_the_other_samplers_settings(site, offline_page):
 def test_funnel_places_a_start_where_clicked(site, offline_page):
     view = offline_page(site)
     page = view.page
-    root = open_widget(page, f"{site}/funnel.html", "funnel")
+    root = open_widget(page, f"{site}/{FIGURE.funnel}.html", FIGURE.funnel)
     root.scroll_into_view_if_needed()
-    x, y = plot_point(page, "funnel", "plot", [0.0, -3.0])
+    x, y = plot_point(page, FIGURE.funnel, "plot", [0.0, -3.0])
     page.mouse.click(x, y)
     page.wait_for_timeout(100)
-    starts = readout(page, "funnel")["starts"]
+    starts = readout(page, FIGURE.funnel)["starts"]
     assert starts[0] == pytest.approx([0.0, -3.0], abs=0.3), starts
     # A chain started in the neck in the centred form sticks there: R-hat says so.
-    stuck = hook(page, "funnel", "run(600)")
+    stuck = hook(page, FIGURE.funnel, "run(600)")
     assert max(stuck["rhat"]) > SETTINGS.rhat_max, stuck["rhat"]
 
 
@@ -543,13 +544,13 @@ def test_dimension_draws_match_the_exact_chi(site, offline_page):
 
     view = offline_page(site)
     page = view.page
-    open_widget(page, f"{site}/dimension.html", "dimension")
+    open_widget(page, f"{site}/{FIGURE.dimension}.html", FIGURE.dimension)
     for d in (1, 10, 100):
-        shown = hook(page, "dimension", f"set({{d: {d}}})")
+        shown = hook(page, FIGURE.dimension, f"set({{d: {d}}})")
         exact = math.sqrt(2) * math.exp(math.lgamma((d + 1) / 2) - math.lgamma(d / 2))
         assert shown["chi_mean"] == pytest.approx(exact, rel=1e-12)
         assert shown["chi_mean"] ** 2 + shown["chi_variance"] == pytest.approx(d, rel=1e-12)
-        run = hook(page, "dimension", "run(2000)")
+        run = hook(page, FIGURE.dimension, "run(2000)")
         hmc, walk = run["hmc"], run["rwm"]
         assert abs(hmc["mean_r"] - exact) <= SETTINGS.error_mcse_max * hmc["mcse_r"], (d, hmc)
         assert abs(walk["mean_r"] - exact) <= SETTINGS.error_mcse_max * walk["mcse_r"], (d, walk)
@@ -562,15 +563,15 @@ def test_dimension_draws_match_the_exact_chi(site, offline_page):
             assert hmc["ess_per_evaluation"] > 10 * walk["ess_per_evaluation"], run
     # Moving d restarts eight chains: the median of 11 updates takes under 50 ms (the issue's
     # target; on a busy machine a few updates alone take longer).
-    times = [hook(page, "dimension", f"set({{d: {d}}})")["update_ms"]
+    times = [hook(page, FIGURE.dimension, f"set({{d: {d}}})")["update_ms"]
              for d in (2, 20, 50, 100, 5, 60, 3, 40, 8, 80, 10)]
     assert sorted(times)[5] < 50, times
     # The radius: P(|x| <= sqrt(2)) in d = 2 is 1 - e^-1.
-    shown = hook(page, "dimension", "set({d: 2, radius: Math.SQRT2})")
+    shown = hook(page, FIGURE.dimension, "set({d: 2, radius: Math.SQRT2})")
     assert shown["within_exact"] == pytest.approx(1 - math.exp(-1), rel=1e-12)
     # Tuned for d = 1 in d = 100, neither sampler moves.
-    hook(page, "dimension", "set({preset: 'untuned100'})")
-    stuck = hook(page, "dimension", "run(300)")
+    hook(page, FIGURE.dimension, "set({preset: 'untuned100'})")
+    stuck = hook(page, FIGURE.dimension, "run(300)")
     assert stuck["rwm"]["accept"] < 0.01 and stuck["hmc"]["accept"] < 0.05, stuck
     # Chains that barely move from their exact starts have about one effective draw each: R-hat
     # flags them and the ESS per evaluation is near 0. (The engine's textbook ESS, which looks
@@ -612,9 +613,9 @@ def test_axe_finds_no_violation(name, site, offline_page):
 
 # A state away from each figure's defaults, for the copy-link check.
 LINKED_STATES = {
-    "importance-sampling": "{family: 'student-t', centre: [-0.1, 1.2], scale: [0.5, 0.4], draws: 700, seed: 5}",
-    "funnel": "{sampler: 'metropolis', form: 'non-centred', scale: 0.8, seed: 7, starts: [[0, -3]]}",
-    "dimension": "{d: 50, tuning: 'd1', seed: 9, radius: 6}",
+    FIGURE.importance_sampling: "{family: 'student-t', centre: [-0.1, 1.2], scale: [0.5, 0.4], draws: 700, seed: 5}",
+    FIGURE.funnel: "{sampler: 'random-walk', form: 'non-centred', scale: 0.8, seed: 7, starts: [[0, -3]]}",
+    FIGURE.dimension: "{d: 50, tuning: 'd1', seed: 9, radius: 6}",
 }
 
 
@@ -662,32 +663,32 @@ def test_dark_mode_redraws(site, offline_page):
 def test_animation_pauses_out_of_view(site, offline_page):
     view = offline_page(site)
     page = view.page
-    root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+    root = open_widget(page, f"{site}/{FIGURE.metropolis}.html", FIGURE.metropolis)
     root.scroll_into_view_if_needed()
-    hook(page, "metropolis", "set({playing: true})")
+    hook(page, FIGURE.metropolis, "set({playing: true})")
     page.wait_for_timeout(500)
-    assert readout(page, "metropolis")["steps"] > 0
+    assert readout(page, FIGURE.metropolis)["steps"] > 0
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_timeout(400)
-    hidden = readout(page, "metropolis")["steps"]
+    hidden = readout(page, FIGURE.metropolis)["steps"]
     page.wait_for_timeout(800)
-    assert readout(page, "metropolis")["steps"] == hidden, "kept running out of view"
+    assert readout(page, FIGURE.metropolis)["steps"] == hidden, "kept running out of view"
     root.scroll_into_view_if_needed()
     page.wait_for_timeout(600)
-    assert readout(page, "metropolis")["steps"] > hidden, "did not resume in view"
+    assert readout(page, FIGURE.metropolis)["steps"] > hidden, "did not resume in view"
 
 
 def test_reduced_motion_redraws_rarely(site, browser):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+        root = open_widget(page, f"{site}/{FIGURE.metropolis}.html", FIGURE.metropolis)
         root.scroll_into_view_if_needed()
-        assert page.evaluate("document.querySelector('[data-widget=\"metropolis\"]').bcWidget.widget.reducedMotion")
-        hook(page, "metropolis", "set({playing: true})")
+        assert page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]').bcWidget.widget.reducedMotion")
+        hook(page, FIGURE.metropolis, "set({playing: true})")
         seen = set()
         for _ in range(20):
-            seen.add(readout(page, "metropolis")["steps"])
+            seen.add(readout(page, FIGURE.metropolis)["steps"])
             page.wait_for_timeout(100)
         assert 1 < len(seen) <= 6, f"{len(seen)} different states in 2 s"
     finally:
@@ -698,13 +699,13 @@ def test_touch_places_a_chain_start(site, browser):
     context = browser.new_context(has_touch=True, viewport={"width": 800, "height": 900})
     page = context.new_page()
     try:
-        root = open_widget(page, f"{site}/metropolis.html", "metropolis")
+        root = open_widget(page, f"{site}/{FIGURE.metropolis}.html", FIGURE.metropolis)
         root.scroll_into_view_if_needed()
-        hook(page, "metropolis", "set({starts: []})")
-        x, y = plot_point(page, "metropolis", "plot", [-0.4, 1.6])
+        hook(page, FIGURE.metropolis, "set({starts: []})")
+        x, y = plot_point(page, FIGURE.metropolis, "plot", [-0.4, 1.6])
         page.touchscreen.tap(x, y)
         page.wait_for_timeout(100)
-        starts = readout(page, "metropolis")["starts"]
+        starts = readout(page, FIGURE.metropolis)["starts"]
         assert len(starts) == 1 and starts[0] == pytest.approx([-0.4, 1.6], abs=0.06)
     finally:
         context.close()
@@ -745,17 +746,17 @@ def test_deck_widgets_fit_and_take_clicks_where_they_land(viewport, mini_deck, s
             assert page.evaluate("Reveal.getIndices().h") == index
         # A click lands where it is aimed, whatever reveal.js's scale.
         page.evaluate("Reveal.slide(3)")
-        hook(page, "metropolis", "set({starts: []})")
-        x, y = plot_point(page, "metropolis", "plot", [0.5, 2.0])
+        hook(page, FIGURE.metropolis, "set({starts: []})")
+        x, y = plot_point(page, FIGURE.metropolis, "plot", [0.5, 2.0])
         page.mouse.click(x, y)
-        starts = readout(page, "metropolis")["starts"]
+        starts = readout(page, FIGURE.metropolis)["starts"]
         assert len(starts) == 1 and starts[0] == pytest.approx([0.5, 2.0], abs=0.05), (scale, starts)
         # Entered with Enter, the widget's arrow keys move its cursor and do not change slides.
-        page.locator('[data-widget="metropolis"] canvas[tabindex]').focus()
+        page.locator(f'[data-widget="{FIGURE.metropolis}"] canvas[tabindex]').focus()
         page.keyboard.press("Enter")
         page.keyboard.press("ArrowRight")
         assert page.evaluate("Reveal.getIndices().h") == 3
-        assert hook(page, "metropolis", "widget.cursor") is not None
+        assert hook(page, FIGURE.metropolis, "widget.cursor") is not None
         assert view.errors == [] and view.external == []
     finally:
         view.close()
@@ -1044,10 +1045,10 @@ def test_anywidget_in_jupyterlab(lab_url, offline_page):
     page.wait_for_timeout(3000)   # the kernel starts
     page.keyboard.press("Shift+Enter")
     page.wait_for_function(
-        "() => { const el = document.querySelector('.jp-OutputArea [data-widget=\"metropolis\"]');"
+        f"() => {{ const el = document.querySelector('.jp-OutputArea [data-widget=\"{FIGURE.metropolis}\"]');"
         " return el && el.bcWidget && el.querySelector('canvas').width > 200; }", timeout=90_000)
-    assert readout(page, "metropolis")["scale"] == 0.5
-    hook(page, "metropolis", "run(400)")
+    assert readout(page, FIGURE.metropolis)["scale"] == 0.5
+    hook(page, FIGURE.metropolis, "run(400)")
     page.wait_for_timeout(500)          # the readout goes back to the kernel
     page.locator(".jp-Notebook .jp-CodeCell").nth(1).click()
     page.keyboard.press("Shift+Enter")
@@ -1061,8 +1062,8 @@ def test_anywidget_in_jupyterlab(lab_url, offline_page):
     assert view.external == [], view.external
 
 
-@pytest.mark.parametrize("name,params,key", [("funnel", {"form": "non-centred"}, "form"),
-                                             ("dimension", {"d": 50}, "d")])
+@pytest.mark.parametrize("name,params,key", [(FIGURE.funnel, {"form": "non-centred"}, "form"),
+                                             (FIGURE.dimension, {"d": 50}, "d")])
 def test_new_widgets_in_jupyterlab(name, params, key, lab_url, offline_page):
     """book.widgets.funnel() and book.widgets.dimension() in a notebook, with starting parameters;
     what the widget shows goes back to the kernel (its readout trait)."""

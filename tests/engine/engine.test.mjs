@@ -285,7 +285,7 @@ test('the package\'s Student-t and defensive draws give the package\'s estimates
 });
 
 test('replayed draws: a Metropolis chain with identical accept decisions', () => {
-  const g = golden.metropolis;
+  const g = golden.random_walk;
   const rng = E.replaySource({ normals: g.normals, uniforms: g.uniforms });
   const chain = E.metropolisChain(book, g.start, g.chol, g.n_steps, rng);
   assert.deepEqual(Array.from(chain.accepted, Boolean), g.accepted, 'accept decisions');
@@ -501,7 +501,7 @@ for (const form of ['centred', 'non-centred']) {
 }
 
 test('the funnel widget\'s data: the engine targets from the data script, the exact picture', () => {
-  const funnel = widgetData.funnel;
+  const funnel = widgetData.funnel_data;
   const fromScript = { y: funnel.data.y, sigma: funnel.data.sigma, muPriorSd: funnel.data.mu_prior_sd,
     tauPriorScale: funnel.data.tau_prior_scale };
   assert.deepEqual(fromScript, schoolsData);
@@ -533,7 +533,7 @@ test('portable exp and log: known values and edge cases', () => {
 });
 
 // --- The dimension widget: chapter 6's tuning, the typical set, and replays ----------------------
-const dimension = golden.dimension;
+const dimension = golden.dimension_case;
 
 test('dimension tuning follows the package\'s rule', () => {
   dimension.dims.forEach((d, i) => {
@@ -655,7 +655,7 @@ test('an HMC chain refuses a step size or leapfrog count it cannot run, and defa
 });
 
 test('a Metropolis chain grows past its capacity, keeps its start and records every proposal', () => {
-  const g = golden.metropolis;
+  const g = golden.random_walk;
   const n = 300;
   const replay = () => E.replaySource({ normals: g.normals.slice(0, 2 * n), uniforms: g.uniforms.slice(0, n) });
   const chain = new E.MetropolisChain(book, g.start, { chol: g.chol, capacity: 7 }, replay());

@@ -417,12 +417,12 @@ def golden():
         ],
         "importance_draws": [weighed_draws(target, student, 3000, 8),
                              weighed_draws(target, defensive, 3000, 9)],
-        "metropolis": metropolis_replay(target, list(s.mcmc_starts[0]), chol, s.mcmc_steps,
+        "random_walk": metropolis_replay(target, list(s.mcmc_starts[0]), chol, s.mcmc_steps,
                                         s.mcmc_first_seed),
         "vi": [vi_replay(target, laplace, 50, s.vi_seed, full_rank=False),
                vi_replay(target, laplace, 50, 32, full_rank=True)],
         "hierarchical": hierarchical_case(),
-        "dimension": dimension_case(),
+        "dimension_case": dimension_case(),
     }
 
 

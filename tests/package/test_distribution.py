@@ -16,6 +16,7 @@ import zipfile
 import pytest
 
 from bayescomp.book import questions, widgets
+from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 from tools.download import package
 from tools.toc import ROOT
 
@@ -107,4 +108,4 @@ def test_one_anywidget_class_with_the_packaged_module():
     shown = [show() for show in (widgets.posterior_explorer, widgets.metropolis)]
     assert all(isinstance(widget, BayesCompWidget) for widget in shown)
     assert {widget._esm for widget in shown} == {widgets.ESM.read_text(encoding="utf-8")}
-    assert [widget.widget for widget in shown] == ["posterior-explorer", "metropolis"]
+    assert [widget.widget for widget in shown] == [FIGURE.posterior_explorer, FIGURE.metropolis]

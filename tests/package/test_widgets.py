@@ -12,6 +12,7 @@ import pytest
 import bayescomp as bc
 from bayescomp import book
 from bayescomp.book import widgets
+from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 from tools.toc import ROOT
 
 
@@ -155,7 +156,7 @@ def test_package_imports_without_anywidget():
 def test_jupyter_widget_carries_the_module_and_the_data():
     pytest.importorskip("anywidget")
     widget = widgets.metropolis(scale=0.5)
-    assert widget.widget == "metropolis"
+    assert widget.widget == FIGURE.metropolis
     assert widget.params == {"scale": 0.5}
     assert widget.data == json.loads(json.dumps(widgets.widget_data()))
     assert str(widget._esm) == widgets.ESM.read_text(encoding="utf-8")
@@ -171,7 +172,7 @@ def test_funnel_data_is_the_chapters_runs_and_reference():
 
     data = bc.hierarchical_data()
     reference = bc.hierarchical_reference(data)
-    funnel = widgets.widget_data()["funnel"]
+    funnel = widgets.widget_data()["funnel_data"]
     starts = np.round(bc.exact_draws(data, reference, 4, np.random.default_rng(70)), 4)
     assert funnel["starts"]["centred"] == starts.tolist()
     assert funnel["sd"]["non-centred"] == np.round(reference.noncentred_sd, 3).tolist()
@@ -201,17 +202,127 @@ def test_a_still_is_embedded_and_found_only_where_the_build_says(tmp_path, monke
     for folder in (stills, decks, notebooks):
         folder.mkdir()
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
-    (stills / "metropolis.png").write_bytes(png)
-    (stills / "links.json").write_text(json.dumps({"metropolis": {
-        "deck": str(decks / "03_mcmc.html"), "slide": "live-metropolis", "still": "metropolis.png"}}))
+    (stills / f"{FIGURE.metropolis}.png").write_bytes(png)
+    (stills / "links.json").write_text(json.dumps({FIGURE.metropolis: {
+        "deck": str(decks / "03_mcmc.html"), "slide": "live-metropolis", "still": f"{FIGURE.metropolis}.png"}}))
     monkeypatch.delenv(widgets.STILLS_ENV, raising=False)
-    missing = widgets.still_html("metropolis", here=notebooks)
+    missing = widgets.still_html(FIGURE.metropolis, here=notebooks)
     assert "<img" not in missing and "href" not in missing and "make" in missing
     monkeypatch.setenv(widgets.STILLS_ENV, str(stills))
-    shown = widgets.still_html("metropolis", here=notebooks)
+    shown = widgets.still_html(FIGURE.metropolis, here=notebooks)
     assert f'src="data:image/png;base64,{base64.b64encode(png).decode()}"' in shown
     assert 'href="../decks/03_mcmc.html#/live-metropolis"' in shown
     assert str(stills) not in shown and "_build" not in shown
     # A figure the build drew no still of, and an argument that overrides the variable.
-    assert "<img" not in widgets.still_html("funnel", here=notebooks)
-    assert "<img" not in widgets.still_html("metropolis", here=notebooks, stills=tmp_path / "none")
+    assert "<img" not in widgets.still_html(FIGURE.funnel, here=notebooks)
+    assert "<img" not in widgets.still_html(FIGURE.metropolis, here=notebooks, stills=tmp_path / "none")
+
+
+# --- The manifest is the only place a figure's name is typed ----------------------------------
+
+SOURCE_SUFFIXES = {".py", ".js", ".mjs", ".cjs", ".css", ".html"}
+NOT_SOURCES = ("node_modules", "_build", ".venv", ".git")
+BUILT = ROOT / "code" / "bayescomp" / "book" / "static"   # the bundles, built from code/widgets
+
+
+def names_referred_to(value):
+    """The figure names a string refers to: the whole string is a name, or it holds a placeholder
+    ``data-widget="name"`` (quoted, escaped or bare) or a page or still ``name.html``/``name.png``.
+    A name used as a word of prose ("the funnel widget") or in a file path of code (a ui
+    module ``./funnel.js``) is not a reference."""
+    names = "|".join(re.escape(name) for name in widgets.WIDGETS)
+    if value in widgets.WIDGETS:
+        return [value]
+    pattern = (rf"""data-widget=\\?["']?({names})(?![\w-])"""
+               rf"""|(?<![\w-])({names})\.(?:html|png)\b""")
+    return [a or b for a, b in re.findall(pattern, value)]
+
+
+def python_strings(text):
+    """(line, value) of every string literal of a Python source, docstrings left out; an
+    f-string's value is its text."""
+    import ast
+    import io
+    import tokenize
+
+    docstrings = {(node.body[0].lineno, node.body[0].col_offset) for node in ast.walk(ast.parse(text))
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(getattr(node.body[0], "value", None), ast.Constant)
+                  and isinstance(node.body[0].value.value, str)}
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type != tokenize.STRING or token.start in docstrings:
+            continue
+        prefix = re.match(r"[A-Za-z]*", token.string).group(0).lower()
+        value = token.string if "f" in prefix else ast.literal_eval(token.string)
+        if isinstance(value, str):
+            yield token.start[0], value
+
+
+def javascript_strings(text):
+    """(line, value) of every string and template literal of a JavaScript source, comments and
+    regular-expression literals left out (a small scanner: a slash after an operator or an
+    opening bracket starts a regular expression, anywhere else it divides)."""
+    at, line, last = 0, 1, ""
+    while at < len(text):
+        char, pair = text[at], text[at:at + 2]
+        if not char.isspace() and pair not in ("//", "/*"):
+            before, last = last, char
+        if char == "/" and pair not in ("//", "/*") and (before == "" or before in "(,=:[!&|?{};+-*%<>~^"):
+            end, in_class = at + 1, False
+            while text[end] != "/" or in_class:
+                in_class = (in_class or text[end] == "[") and text[end] != "]"
+                end += 2 if text[end] == "\\" else 1
+            at, last = end + 1, "/"
+        elif pair == "//":
+            end = text.find("\n", at)
+            at = len(text) if end < 0 else end
+        elif pair == "/*":
+            end = text.index("*/", at) + 2
+            line += text.count("\n", at, end)
+            at = end
+        elif char in "'\"`":
+            end = at + 1
+            while text[end] != char:
+                end += 2 if text[end] == "\\" else 1
+            yield line, text[at + 1:end]
+            line += text.count("\n", at, end)
+            at = end + 1
+        else:
+            line += char == "\n"
+            at += 1
+
+
+def test_no_figure_name_is_typed_outside_the_manifest():
+    """A figure's name is typed once, in figures.json. Code that means one figure says
+    ``FIGURE_NAMES.metropolis`` (Python), or reads the name from the manifest's data; the
+    chapters' placeholders (content, not code) are where each figure is shown."""
+    found = []
+    for folder in ("code", "tools", "tests"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if (path.suffix not in SOURCE_SUFFIXES or BUILT in path.parents
+                    or any(part in NOT_SOURCES for part in path.relative_to(ROOT).parts)):
+                continue
+            text = path.read_text(encoding="utf-8")
+            if path.suffix == ".py":
+                strings = python_strings(text)
+            elif path.suffix in (".css", ".html"):
+                strings = [(1, text)]
+            else:
+                strings = javascript_strings(text)
+            found += [f"{path.relative_to(ROOT)}:{line}: {name}"
+                      for line, value in strings for name in names_referred_to(value)]
+    assert found == [], f"{len(found)} figure names typed outside figures.json:\n" + "\n".join(found[:40])
+
+
+def test_the_name_check_sees_each_kind_of_reference():
+    name = widgets.WIDGETS[0]
+    for value in (name, f'<div data-widget="{name}">', f"[data-widget=\\\"{name}\\\"]",
+                  f"[data-widget={name}]", f"{{site}}/{name}.html", f"stills/{name}.png"):
+        assert names_referred_to(value) == [name], value
+    for value in (f"the {name} figure", f"./{name}.js", f"{name}-data", f"{name}_settings"):
+        assert names_referred_to(value) == [], value
+    code = f'x = "{name}"\ndef f():\n    """{name}"""\n    return f"{{a}}/{name}.html"\n'
+    assert [line for line, value in python_strings(code) if names_referred_to(value)] == [1, 4]
+    script = f"// '{name}'\nconst a = '{name}';\n/* \"{name}\" */ const b = `x ${{1}}`;\n"
+    assert [line for line, value in javascript_strings(script) if names_referred_to(value)] == [2]

@@ -29,6 +29,7 @@ import tempfile
 from pathlib import Path
 
 from bayescomp.book import widgets
+from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 
 from ..toc import ROOT
 
@@ -56,19 +57,19 @@ DRAG = """async ([name, control, values, release]) => {
   return { times, final };
 }"""
 
-CENTRE_DRAG = """async ([draws]) => {
-  const root = document.querySelector('[data-widget="importance-sampling"]');
+CENTRE_DRAG = f"""async ([draws]) => {{
+  const root = document.querySelector('[data-widget="{FIGURE.importance_sampling}"]');
   const widget = root.bcWidget.widget;
-  root.bcWidget.set({ preset: 'laplace', draws });
+  root.bcWidget.set({{ preset: 'laplace', draws }});
   const times = [];
-  for (let i = 0; i < 30; i += 1) {
+  for (let i = 0; i < 30; i += 1) {{
     const t0 = performance.now();
-    widget.update({ centre: [-0.3 + 0.02 * i, 1.4 - 0.01 * i] }, false);
+    widget.update({{ centre: [-0.3 + 0.02 * i, 1.4 - 0.01 * i] }}, false);
     times.push(performance.now() - t0);
     await new Promise(requestAnimationFrame);
-  }
+  }}
   return times;
-}"""
+}}"""
 
 
 def frame_summary(stats, start, end):
@@ -126,22 +127,22 @@ def run(out_path=DEFAULT_OUT):
                                              args=ARGS)
         page = browser.new_page(viewport={"width": 1000, "height": 1000})
         page.goto((build / "demo.html").as_uri())
-        page.wait_for_function("() => document.querySelector('[data-widget=\"laplace-vi\"]').bcWidget")
+        page.wait_for_function(f"() => document.querySelector('[data-widget=\"{FIGURE.laplace_vi}\"]').bcWidget")
         version = browser.version
 
         # Posterior explorer: drags of each slider, then a release.
-        page.locator('[data-widget="posterior-explorer"]').scroll_into_view_if_needed()
+        page.locator(f'[data-widget="{FIGURE.posterior_explorer}"]').scroll_into_view_if_needed()
         steps = list(range(150, 300, 4)) + list(range(300, 60, -6))   # log positions of 0..300
-        prior = page.evaluate(DRAG, ["posterior-explorer", "prior_sd", steps, True])
+        prior = page.evaluate(DRAG, [FIGURE.posterior_explorer, "prior_sd", steps, True])
         n_values = list(range(80, 4, -3)) + list(range(5, 78, 3))   # ends on n = 77: new on release
-        n_drag = page.evaluate(DRAG, ["posterior-explorer", "n", n_values, True])
-        x_drag = page.evaluate(DRAG, ["posterior-explorer", "x_star", [i / 10 - 3 for i in range(60)], False])
+        n_drag = page.evaluate(DRAG, [FIGURE.posterior_explorer, "n", n_values, True])
+        x_drag = page.evaluate(DRAG, [FIGURE.posterior_explorer, "x_star", [i / 10 - 3 for i in range(60)], False])
         result["explorer"] = {"prior_sd_drag": summary(prior["times"]), "n_drag": summary(n_drag["times"]),
                               "x_star_drag": summary(x_drag["times"]),
                               "release_full_grid_ms": n_drag["final"]}
 
         # Importance sampling: dragging the centre.
-        page.locator('[data-widget="importance-sampling"]').scroll_into_view_if_needed()
+        page.locator(f'[data-widget="{FIGURE.importance_sampling}"]').scroll_into_view_if_needed()
         result["importance"] = {f"centre_drag_{n}": summary(page.evaluate(CENTRE_DRAG, [n]))
                                 for n in (2000, 20000)}
 
@@ -153,56 +154,56 @@ def run(out_path=DEFAULT_OUT):
             requestAnimationFrame(frame); })""")
 
         # Metropolis: a whole run at the defaults, as the reader starts it.
-        page.locator('[data-widget="metropolis"]').scroll_into_view_if_needed()
-        page.evaluate("document.querySelector('[data-widget=\"metropolis\"]').bcWidget.set({preset: 'book'})")
+        page.locator(f'[data-widget="{FIGURE.metropolis}"]').scroll_into_view_if_needed()
+        page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]').bcWidget.set({{preset: 'book'}})")
         start = page.evaluate("performance.now()")
-        page.locator('[data-widget="metropolis"] [data-control="play"]').click()
-        page.wait_for_function("() => { const r = document.querySelector('[data-widget=\"metropolis\"]')"
+        page.locator(f'[data-widget="{FIGURE.metropolis}"] [data-control="play"]').click()
+        page.wait_for_function(f"() => {{ const r = document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]')"
                                ".bcWidget.readout(); return !r.playing && r.steps >= 12000; }",
                                timeout=600_000)
         end = page.evaluate("performance.now()")
-        stats = page.evaluate("document.querySelector('[data-widget=\"metropolis\"]').bcWidget.widget.frameStats")
-        refreshes = page.evaluate("document.querySelector('[data-widget=\"metropolis\"]').bcWidget.widget.refreshTimes")
+        stats = page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]').bcWidget.widget.frameStats")
+        refreshes = page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]').bcWidget.widget.refreshTimes")
         inside = [t for t in refreshes if start <= t <= end]
         gaps = [b - a for a, b in zip(inside, inside[1:])]
-        final = page.evaluate("document.querySelector('[data-widget=\"metropolis\"]').bcWidget.readout()")
-        result["metropolis"] = {**frame_summary(stats, start, end), "seconds": (end - start) / 1000,
+        final = page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.metropolis}\"]').bcWidget.readout()")
+        result[FIGURE.metropolis] = {**frame_summary(stats, start, end), "seconds": (end - start) / 1000,
                                 "diagnostics_per_second": len(inside) / ((end - start) / 1000),
                                 "diagnostics_longest_gap_ms": max(gaps), "rhat": final["rhat"],
                                 "speed": final["speed"]}
 
         # VI: Adam animating at the defaults for 4 seconds.
-        page.locator('[data-widget="laplace-vi"]').scroll_into_view_if_needed()
+        page.locator(f'[data-widget="{FIGURE.laplace_vi}"]').scroll_into_view_if_needed()
         start = page.evaluate("performance.now()")
-        page.evaluate("document.querySelector('[data-widget=\"laplace-vi\"]').bcWidget.set({playing: true})")
+        page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.laplace_vi}\"]').bcWidget.set({{playing: true}})")
         page.wait_for_timeout(4000)
         end = page.evaluate("performance.now()")
-        stats = page.evaluate("document.querySelector('[data-widget=\"laplace-vi\"]').bcWidget.widget.frameStats")
+        stats = page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.laplace_vi}\"]').bcWidget.widget.frameStats")
         result["vi"] = frame_summary(stats, start, end)
-        page.evaluate("document.querySelector('[data-widget=\"laplace-vi\"]').bcWidget.set({playing: false})")
+        page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.laplace_vi}\"]').bcWidget.set({{playing: false}})")
 
         # The funnel: dragging its sliders, then a whole centred run as the reader starts it.
-        page.locator('[data-widget="funnel"]').scroll_into_view_if_needed()
-        step = page.evaluate(DRAG, ["funnel", "step", list(range(100, 200, 3)) + list(range(200, 60, -4)), True])
-        leapfrog = page.evaluate(DRAG, ["funnel", "leapfrog", list(range(10, 50)) + list(range(50, 1, -1)), True])
-        page.evaluate("document.querySelector('[data-widget=\"funnel\"]').bcWidget.set({preset: 'centred-neck'})")
-        result["funnel"] = {"step_drag": summary(step["times"]), "leapfrog_drag": summary(leapfrog["times"]),
-                            **animate(page, "funnel", "() => { const r = document.querySelector("
-                                      "'[data-widget=\"funnel\"]').bcWidget.readout();"
+        page.locator(f'[data-widget="{FIGURE.funnel}"]').scroll_into_view_if_needed()
+        step = page.evaluate(DRAG, [FIGURE.funnel, "step", list(range(100, 200, 3)) + list(range(200, 60, -4)), True])
+        leapfrog = page.evaluate(DRAG, [FIGURE.funnel, "leapfrog", list(range(10, 50)) + list(range(50, 1, -1)), True])
+        page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.funnel}\"]').bcWidget.set({{preset: 'centred-neck'}})")
+        result[FIGURE.funnel] = {"step_drag": summary(step["times"]), "leapfrog_drag": summary(leapfrog["times"]),
+                            **animate(page, FIGURE.funnel, "() => { const r = document.querySelector("
+                                      f"'[data-widget=\"{FIGURE.funnel}\"]').bcWidget.readout();"
                                       " return !r.playing && r.steps >= 2000; }")}
 
         # Its random walk: dragging the scale, then five seconds of the walk on the centred form.
-        page.evaluate("document.querySelector('[data-widget=\"funnel\"]').bcWidget.set({sampler: 'metropolis', form: 'centred', starts: null})")
-        scale = page.evaluate(DRAG, ["funnel", "scale", list(range(100, 200, 3)) + list(range(200, 0, -4)), True])
-        result["funnel_walk"] = {"scale_drag": summary(scale["times"]), **animate(page, "funnel", 5000)}
+        page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.funnel}\"]').bcWidget.set({{sampler: 'random-walk', form: 'centred', starts: null}})")
+        scale = page.evaluate(DRAG, [FIGURE.funnel, "scale", list(range(100, 200, 3)) + list(range(200, 0, -4)), True])
+        result["funnel_walk"] = {"scale_drag": summary(scale["times"]), **animate(page, FIGURE.funnel, 5000)}
 
         # The dimension widget: dragging d, then both samplers at d = 100 for five seconds.
-        page.locator('[data-widget="dimension"]').scroll_into_view_if_needed()
+        page.locator(f'[data-widget="{FIGURE.dimension}"]').scroll_into_view_if_needed()
         stops = len(widgets.DimensionSettings().d_values)
-        d_drag = page.evaluate(DRAG, ["dimension", "d", (list(range(stops)) + list(range(stops - 1, -1, -1))) * 2, True])
-        page.evaluate("document.querySelector('[data-widget=\"dimension\"]').bcWidget.set({d: 100})")
-        result["dimension"] = {"d_drag": summary(d_drag["times"]),
-                               **animate(page, "dimension", 5000)}
+        d_drag = page.evaluate(DRAG, [FIGURE.dimension, "d", (list(range(stops)) + list(range(stops - 1, -1, -1))) * 2, True])
+        page.evaluate(f"document.querySelector('[data-widget=\"{FIGURE.dimension}\"]').bcWidget.set({{d: 100}})")
+        result[FIGURE.dimension] = {"d_drag": summary(d_drag["times"]),
+                               **animate(page, FIGURE.dimension, 5000)}
         browser.close()
     result["browser"] = f"Chromium {version}, headless, software rendering"
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
@@ -211,8 +212,8 @@ def run(out_path=DEFAULT_OUT):
 
 
 def markdown(r):
-    e, m, v, i = r["explorer"], r["metropolis"], r["vi"], r["importance"]
-    f, fw, dm = r["funnel"], r["funnel_walk"], r["dimension"]
+    e, m, v, i = r["explorer"], r[FIGURE.metropolis], r["vi"], r["importance"]
+    f, fw, dm = r[FIGURE.funnel], r["funnel_walk"], r[FIGURE.dimension]
     rows = [
         ("Bundle, minified (gzipped), without data", f"{r['bundle_bytes'] / 1024:.1f} KB ({r['bundle_gzip_bytes'] / 1024:.1f} KB)", "≤ 200 KB"),
         ("Explorer, dragging the prior sd (likelihood cached while the grid box holds)", f"{e['prior_sd_drag']['median_ms']:.1f} ms median, {e['prior_sd_drag']['p95_ms']:.1f} ms p95", "≤ 50 ms median"),

@@ -25,6 +25,7 @@ import json
 import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
@@ -58,6 +59,10 @@ MANIFEST = Path(__file__).with_name("figures.json")
 FIGURES = tuple(json.loads(MANIFEST.read_text(encoding="utf-8"))["figures"])
 # The widgets, in the order the book teaches them: the one list of their names.
 WIDGETS = tuple(figure["name"] for figure in FIGURES)
+#: Each figure's name under the name of its Jupyter function, for code that means one figure:
+#: ``FIGURE_NAMES.posterior_explorer == "posterior-explorer"``. Nothing outside the manifest
+#: types a figure's name (tests/package/test_widgets.py fails if anything does).
+FIGURE_NAMES = SimpleNamespace(**{name.replace("-", "_"): name for name in WIDGETS})
 #: Where a chapter's Markdown shows a live figure, ``<div data-widget="metropolis">``: the
 #: website, the decks, the stills and the PDF find the placeholders (group 1, the name) with it.
 PLACEHOLDER = re.compile(r'data-widget="([\w-]+)"')
@@ -270,7 +275,7 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
     dict
         ``names`` (the widgets, :data:`WIDGETS`), ``data`` (features ``x``, labels ``y``),
         ``lecture`` (the settings), ``widgets`` (:class:`WidgetSettings`), ``two_modes``,
-        ``funnel`` (:func:`funnel_data`), ``dimension`` (:func:`dimension_data`), ``palette`` /
+        ``funnel_data`` and ``dimension_data`` (the two figures' data, from those functions), ``palette`` /
         ``method_colors`` / ``chain_colors`` (the figures' Okabe-Ito colours,
         :mod:`bayescomp.book.colors`), and ``figures``: the manifest (:data:`FIGURES`), each entry
         with ``still_steps``, the number its ``still`` setting holds (0 for none).
@@ -283,8 +288,8 @@ def widget_data(settings=LectureSettings(), widgets=WidgetSettings(), two_modes=
         "lecture": _plain(settings),
         "widgets": _plain(widgets),
         "two_modes": _plain(two_modes),
-        "funnel": funnel_data(funnel),
-        "dimension": dimension_data(dimension),
+        "funnel_data": funnel_data(funnel),
+        "dimension_data": dimension_data(dimension),
         "palette": dict(PALETTE),
         "method_colors": dict(METHOD_COLORS),
         "chain_colors": list(CHAIN_COLORS),

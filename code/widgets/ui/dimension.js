@@ -26,7 +26,7 @@ export class Dimension extends ChainsWidget {
       title: 'What each dimension costs: Metropolis and HMC on N(0, I_d), live',
       hint: 'Move d, then Play. Both samplers get the same number of evaluations. Drag on the histogram (or use the arrow keys) to move the radius.',
     });
-    const s = data.dimension.settings;
+    const s = data.dimension_data.settings;
     this.s = s;
     this.d = s.d;
     this.tuning = 'chapter';

@@ -17,7 +17,7 @@ const PRESETS = [
   ['non-centred', 'non-centred: the fix'],
   ['big-step', 'a step size too large'],
 ];
-const SAMPLERS = [['hmc', 'HMC'], ['metropolis', 'random-walk Metropolis']];
+const SAMPLERS = [['hmc', 'HMC'], ['random-walk', 'random-walk Metropolis']];
 const FORMS = [['centred', 'centred'], ['non-centred', 'non-centred']];
 const LEVELS = Array.from({ length: 6 }, (_, k) => Math.exp(-(8 - (7.5 * k) / 5))); // the chapter's
 const THETA_NODES = 121;
@@ -32,7 +32,7 @@ export class Funnel extends ChainsWidget {
       title: 'The funnel: HMC and Metropolis on eight schools, live',
       hint: 'Choose a sampler and a form, then Play. × marks where a divergent trajectory started. Click the plot to move a chain’s start (keyboard: arrows, Enter).',
     });
-    const f = data.funnel;
+    const f = data.funnel_data;
     const s = f.settings;
     this.f = f;
     this.s = s;
@@ -276,7 +276,7 @@ export class Funnel extends ChainsWidget {
     const p = this.plot;
     const th = this.theme;
     p.setDomain(...this.box);
-    p.cached(`funnel:${th.dark}:${p.width}x${p.height}`, () => {
+    p.cached(`eight-schools:${th.dark}:${p.width}x${p.height}`, () => {
       p.clear(th);
       p.density(this.exactGrid(), th, { levels: LEVELS, color: th.colors.grid });
       p.axes(th, { xLabel: 'θ₁', yLabel: 'log τ', xCount: 5, yCount: 6 });
