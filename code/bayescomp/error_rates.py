@@ -115,7 +115,7 @@ def error_rates(missed, fired, level=0.95):
     ----------
     missed : array_like of bool, shape (run,)
         Whether each run counts as a miss, judged by an outside reference: for instance its
-        error beyond tolerance, or (as chapter 7 passes it) beyond the run's own error bar, with
+        error beyond tolerance, or (as chapter 7 passes it) beyond the tolerance plus two of the run's MCSE, with
         the runs that fit neither kind left out beforehand. The rates are conditional on it.
     fired : array_like of bool, shape (run,)
         Whether the diagnostic fired on each run, judged from that run alone.

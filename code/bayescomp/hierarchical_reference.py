@@ -334,11 +334,12 @@ class Audit(NamedTuple):
     misses : ndarray of bool, shape (4,)
         Where the error exceeds :data:`TOLERANCE`: the estimate is wrong by more than the
         audit allows, whatever the run says of its own precision.
-    beyond_error_bar : ndarray of bool, shape (4,)
-        Misses that the run's own error bar does not admit either: the error exceeds the
-        tolerance by more than two MCSE, so that a report of the estimate with its MCSE would
-        mislead. An undefined MCSE counts as zero here, so that a run that never visits the
-        tail is judged by its error alone.
+    beyond_allowance : ndarray of bool, shape (4,)
+        Misses beyond the run's allowance, the tolerance plus two of its own MCSE, so that a
+        report of the estimate with its MCSE would mislead. A miss within the allowance is not
+        vindicated: the run's own interval of two MCSE may still exclude the exact value, by up
+        to the tolerance. An undefined MCSE counts as zero here, so that a run that never
+        visits the tail is judged by its error alone.
     """
 
     estimates: np.ndarray
@@ -346,7 +347,7 @@ class Audit(NamedTuple):
     errors: np.ndarray
     error_mcse: np.ndarray
     misses: np.ndarray
-    beyond_error_bar: np.ndarray
+    beyond_allowance: np.ndarray
 
 
 def _audited_values(draws):

@@ -150,7 +150,7 @@ def test_the_audit_of_exact_draws_misses_nothing_and_of_a_shifted_set_misses_log
     shifted = bc.audit(REFERENCE, draws + np.r_[0.0, 0.5, np.zeros(8)])
     assert shifted.errors[1] == pytest.approx(0.5 / REFERENCE.sd[1], abs=0.03)
     assert shifted.misses.tolist() == [False, True, False, True]
-    assert shifted.beyond_error_bar.tolist() == [False, True, False, True]
+    assert shifted.beyond_allowance.tolist() == [False, True, False, True]
 
 
 def test_a_miss_within_its_error_bar_is_a_miss_but_not_beyond_the_error_bar():
@@ -166,7 +166,7 @@ def test_a_miss_within_its_error_bar_is_a_miss_but_not_beyond_the_error_bar():
     moved[above, 1] = -0.5
     shifted = bc.audit(REFERENCE, moved)
     assert shifted.errors[3] > 0.1 and shifted.misses[3]
-    assert shifted.errors[3] < 0.1 + 2 * shifted.error_mcse[3] and not shifted.beyond_error_bar[3]
+    assert shifted.errors[3] < 0.1 + 2 * shifted.error_mcse[3] and not shifted.beyond_allowance[3]
 
 
 def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
@@ -181,7 +181,7 @@ def test_draws_that_never_visit_the_tail_have_no_mcse_and_still_miss():
         assert result.estimates[3] == 0.0
         assert np.isnan(result.mcse[3]) and np.isnan(result.error_mcse[3])
         assert np.all(np.isfinite(result.mcse[:3]))
-        assert result.misses[3] and result.beyond_error_bar[3]
+        assert result.misses[3] and result.beyond_allowance[3]
 
 
 def test_an_undefined_mcse_prints_as_n_a_and_a_defined_one_as_a_number():

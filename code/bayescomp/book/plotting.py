@@ -418,7 +418,7 @@ def plot_weight_tail(ax, log_weights, label=None, n_points=300, **kwargs):
 RUN_OUTCOMES = (
     ("misleading, all silent", PALETTE["vermillion"], None),
     ("misleading, caught", PALETTE["blue"], None),
-    ("imprecise: a miss its error bar admits", "0.6", "//"),
+    ("imprecise: a miss within 0.1 + 2 MCSE", "0.6", "//"),
     ("fine, false alarm", PALETTE["yellow"], None),
     ("fine, all silent", "0.85", None),
 )
