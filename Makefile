@@ -161,9 +161,10 @@ lint: env-test npm ## ruff over the Python, eslint over the JavaScript
 	$(PYTHON) -m ruff check code tools tests
 	$(NPM_DIR)/node_modules/.bin/eslint --config eslint.config.mjs code/widgets tests/engine tools
 
+# The chapters come first: the longest units of work start first, so both workers end together.
 test: env-test lint ## the developer's loop (after `make book`): linters, package, engine, chapters, website
 	bash tools/scripts/install_chromium.sh
-	$(PYTEST) $(PARALLEL) $(LOOP_TESTS) $(NBVAL)
+	$(PYTEST) $(PARALLEL) $(NBVAL) $(LOOP_TESTS)
 
 check: env-test lint slides ## every test (after `make book`; what CI runs): the suite, then the hub
 	bash tools/scripts/install_chromium.sh

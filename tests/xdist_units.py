@@ -21,7 +21,7 @@ from xdist.scheduler import LoadScopeScheduling
 
 #: Test files split into one unit of work per parameter value (the test id's ``[...]``).
 BY_PARAM = {"tests/browser/test_slides.py", "tests/browser/test_accessibility.py",
-            "tests/browser/test_reflow.py"}
+            "tests/browser/test_deck_accessibility.py", "tests/browser/test_reflow.py"}
 
 
 def unit_of(nodeid):

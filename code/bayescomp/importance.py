@@ -204,8 +204,8 @@ def log_normalizer_estimate(result):
     Notes
     -----
     The average unnormalized weight :math:`\hat Z = \frac1S\sum_s w_s` is unbiased for
-    :math:`Z`. By the delta method its relative variance is :math:`\mathrm{Var}_q(w)/(S Z^2)`,
-    estimated from the same weights as :math:`(S/\mathrm{ESS}_w - 1)/S`, so
+    :math:`Z`, with relative variance exactly :math:`\mathrm{Var}_q(w)/(S Z^2)`, estimated from
+    the same weights as :math:`(S/\mathrm{ESS}_w - 1)/S`; by the delta method, then,
 
     .. math::
 
