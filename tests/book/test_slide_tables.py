@@ -22,7 +22,6 @@ PRINTED = {
     ('03_mcmc', 'c03-dk-r09'),
     ('04_deterministic', 'c04-dk-r07'),
     ('04_deterministic', 'c04-dk-r13'),
-    ('04_deterministic', 'c04-dk-r14'),
     ('06_scaling', 'c06-41'),
     ('06_scaling', 'c06-45'),
     ('06_scaling', 'c06-dk-r06'),
