@@ -132,6 +132,7 @@ slides: env-build npm ## build the lecture decks, the live figures' stills and t
 	bash tools/scripts/install_chromium.sh
 	$(PYTHON) -m tools.slides.stills $(SLIDES)
 	$(PYTHON) -m tools.slides.handouts $(SLIDES)
+	mkdir -p $(REPORTS) && $(PYTHON) -m tools.slides.lectures > $(REPORTS)/term-plan.md
 
 # The website, with the two downloads it links from every chapter (_build/download, served from
 # its top folder): the archive that runs with Python alone, and the whole book as one PDF; and,
@@ -249,21 +250,22 @@ locks: ## regenerate the five locks (needs uv)
 	$(UV_COMPILE) tools/requirements/cff.in -o tools/requirements/cff.txt
 
 # The mutation study (not part of `make check` or CI; about 20 min on 2 cores): mutmut 3 mutates the
-# package's numerical core (tools/mutation/setup.cfg lists the modules) in a copy under
-# _build/mutation and, for each mutant, runs only the tests below that call the mutated
-# function (mutmut maps tests to functions in a first run). The tests are the fast package
-# tests that cover those modules; the score per module goes to _build/reports/mutation.md.
+# package's numerical core (tools/mutation/setup.cfg: every module but those it names) in a copy
+# under _build/mutation and, for each mutant, runs only the tests below that call the mutated
+# function (mutmut maps tests to functions in a first run). The tests are every package test but
+# those of the book's subpackage and of modules outside the core (MUTATION_NOT), so a new
+# method's tests join with no edit; the score per module goes to _build/reports/mutation.md.
 MUTATION := _build/mutation
-MUTATION_TESTS := test_known_answers test_reproduction test_generality test_bad_input \
-	test_production_diagnostics test_multichain_ess test_hmc test_proposals_and_predictive \
-	test_gradient_estimators_and_weight_tails test_arviz_crosscheck test_importance test_vi \
-	test_classic_diagnostics test_psis test_grid
+MUTATION_NOT := cpu_independence display distribution docstrings error_rates grading hierarchical \
+	homework imports lean_figures plain_benchmark predictive_plots questions rank_plot version \
+	weight_tail_plots widgets
+MUTATION_TESTS := $(filter-out $(MUTATION_NOT:%=tests/package/test_%.py),$(sort $(wildcard tests/package/test_*.py)))
 mutation: env-test ## mutation study of the numerical core (mutmut; slow, not in `make check`)
 	rm -rf $(MUTATION) && mkdir -p $(MUTATION)/tests/package
 	cp -r code/bayescomp tools/mutation/setup.cfg $(MUTATION)/
 	cp tests/__init__.py $(MUTATION)/tests/
 	cp tests/package/__init__.py tests/package/conftest.py tests/package/densities.py \
-	  $(MUTATION_TESTS:%=tests/package/%.py) $(MUTATION)/tests/package/
+	  $(MUTATION_TESTS) $(MUTATION)/tests/package/
 	cd $(MUTATION) && nice -n 10 $(PYTHON) -m mutmut run --max-children 2 > mutmut.log 2>&1 \
 	  || { tail -30 $(MUTATION)/mutmut.log; exit 1; }
 	mkdir -p $(REPORTS)

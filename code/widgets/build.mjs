@@ -12,7 +12,7 @@
 // committed: readers get them inside bayescomp with no Node.js, and
 // tests/package/test_distribution.py fails when the committed copies differ from a fresh build.
 // The data script beside them comes from the package: python -m bayescomp.book.widgets OUT_DIR.
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,39 @@ const LIMIT = 200 * 1024;
 const banner = `/* bayescomp live figures, built from code/widgets by esbuild (do not edit: \`make widgets\`
    rebuilds it). Includes d3-array and d3-contour, Copyright 2010-2023 Mike Bostock, ISC License. */`;
 
+// The registry of ui classes, made from the manifest: the figure named NAME is drawn by the class
+// its entry names, exported by ui/NAME.js. ui/main.js imports it as the module
+// 'bayescomp:registry', so adding a figure edits the manifest and its ui file, not main.js.
+const MANIFEST = resolve(ROOT, 'code/bayescomp/book/figures.json');
+
+function registrySource(figures, uiDir = resolve(HERE, 'ui')) {
+  const lines = figures.map(({ name, class: cls }) => {
+    const file = resolve(uiDir, `${name}.js`);
+    if (!existsSync(file)) throw new Error(`${MANIFEST}: figure ${name}: no ui file ${file}`);
+    if (!new RegExp(`^export class ${cls}\\b`, 'm').test(readFileSync(file, 'utf8'))) {
+      throw new Error(`${MANIFEST}: figure ${name}: ${file} exports no class ${cls}`);
+    }
+    return `import { ${cls} } from ${JSON.stringify(file)};`;
+  });
+  const classes = figures.map((figure) => figure.class).join(', ');
+  return `${lines.join('\n')}\nexport const REGISTRY = Object.freeze({ ${classes} });\n`;
+}
+
+const registryPlugin = {
+  name: 'bayescomp-registry',
+  setup(build) {
+    build.onResolve({ filter: /^bayescomp:registry$/ }, () => ({ path: MANIFEST, namespace: 'registry' }));
+    build.onLoad({ filter: /.*/, namespace: 'registry' }, () => ({
+      contents: registrySource(JSON.parse(readFileSync(MANIFEST, 'utf8')).figures),
+      resolveDir: resolve(HERE, 'ui'),
+      watchFiles: [MANIFEST],
+    }));
+  },
+};
+
 mkdirSync(OUT, { recursive: true });
 const common = {
+  plugins: [registryPlugin],
   bundle: true,
   minify: true,
   target: ['es2020'],

@@ -121,17 +121,19 @@ def test_a_still_naming_no_setting_is_refused():
         widgets._setting(data, "lecture.prior_var")
 
 
-def test_every_class_of_the_manifest_is_registered_in_the_bundle_entry():
-    """ui/main.js maps a manifest entry's class name to its class (REGISTRY), explicitly: the
-    registry holds exactly the manifest's classes, and each is exported by a ui file."""
+def test_every_figure_of_the_manifest_has_its_ui_file_and_class():
+    """build.mjs makes the bundle's registry from the manifest: the figure NAME is drawn by the
+    class its entry names, exported by ui/NAME.js. Each entry must have both; ui/main.js imports
+    the made registry and lists no class itself."""
     ui = ROOT / "code" / "widgets" / "ui"
+    for figure in widgets.FIGURES:
+        source = ui / f"{figure['name']}.js"
+        assert source.exists(), f"no ui file for {figure['name']}"
+        assert re.search(rf"^export class {figure['class']}\b", source.read_text(encoding="utf-8"),
+                         re.M), f"{source.name} exports no class {figure['class']}"
     main = (ui / "main.js").read_text(encoding="utf-8")
-    registry = re.search(r"REGISTRY = Object\.freeze\(\{([^}]*)\}\)", main).group(1)
-    registered = {name.strip() for name in registry.split(",") if name.strip()}
-    assert registered == {figure["class"] for figure in widgets.FIGURES}
-    exported = {name for path in ui.glob("*.js")
-                for name in re.findall(r"^export class (\w+)", path.read_text(encoding="utf-8"), re.M)}
-    assert registered <= exported
+    assert "from 'bayescomp:registry'" in main
+    assert not re.search(r"^import \{ \w+ \} from '\./(?!style)", main, re.M), "a ui class imported by hand"
 
 
 def test_widget_data_needs_no_matplotlib():

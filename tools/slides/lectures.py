@@ -7,12 +7,13 @@ next line, ``**Part 2 · Four chains** (about 7 min)``) gives the sum of its sli
 
 The lectures themselves are stated once, in ``lectures.json`` beside this file: for each
 lecture, its decks (a chapter of ``_toc.yml``) and, where a deck is shared between two
-lectures, the parts of it that lecture takes, with the lecture's minutes (questions included,
-since the polls are slides with their own minutes). A deck split between two lectures has a
-break slide titled "Lecture N starts here..." opening the later lecture's first part.
-``tests/book/test_lectures.py`` checks the file against the decks' own minutes, and the term
-plan's table in TEACHING.md against the file; ``python -m tools.slides.lectures`` prints that
-table from the file and the decks.
+lectures, the parts of it that lecture takes. Its minutes are not typed anywhere: they are the
+sum of its slides' (questions included, since the polls are slides with their own minutes). A
+deck split between two lectures has a break slide titled "Lecture N starts here..." opening the
+later lecture's first part. ``tests/book/test_lectures.py`` checks the file against the decks
+(each lecture at most 50 minutes, every part in one lecture) and the term plan's table in
+TEACHING.md against the file; ``python -m tools.slides.lectures`` prints the plan with each
+lecture's minutes (``make slides`` writes it to ``_build/reports/term-plan.md``).
 """
 import json
 import re
@@ -135,7 +136,7 @@ def decks_cell(lecture):
 
 
 def table(plan, decks):
-    """The term plan's Markdown table, as TEACHING.md has it."""
+    """The term plan with each lecture's minutes, from the decks (the report's table)."""
     rows = ["| lecture | decks | minutes | of which optional | what it covers |",
             "|---|---|---|---|---|"]
     for lecture in plan["lectures"]:
@@ -145,5 +146,16 @@ def table(plan, decks):
     return "\n".join(rows)
 
 
+def plan_table(plan):
+    """The term plan's Markdown table, as TEACHING.md has it: the lectures and their decks."""
+    rows = ["| lecture | decks | what it covers |", "|---|---|---|"]
+    rows += [f"| {lecture['lecture']} | {decks_cell(lecture)} | {lecture['title']} |"
+             for lecture in plan["lectures"]]
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
-    print(table(load(), notebooks()))
+    plan = load()
+    print(f"# The term plan\n\nEach lecture's minutes, summed from its slides' speaker notes "
+          f"(at most {plan['lecture_minutes']} each, questions and polls included).\n")
+    print(table(plan, notebooks()))

@@ -4,21 +4,14 @@
 //
 // The figures' facts are the manifest's (code/bayescomp/book/figures.json, published in the data as
 // data.figures): none is typed here. A figure's entry names the class that draws it; the
-// registry below maps that name to the class, explicitly, so minifying the bundle renames
-// nothing it needs.
+// registry maps that name to the class. build.mjs makes the registry from the manifest (the
+// module 'bayescomp:registry': the class of each entry, imported from ui/<name>.js), so
+// minifying the bundle renames nothing it needs, and a new figure needs no line here.
+import { REGISTRY } from 'bayescomp:registry';
 import * as engine from '../engine/index.js';
-import { Dimension } from './dimension.js';
-import { Funnel } from './funnel.js';
-import { ImportanceSampling } from './importance-sampling.js';
-import { LaplaceVI } from './laplace-vi.js';
-import { Metropolis } from './metropolis.js';
-import { PosteriorExplorer } from './posterior-explorer.js';
 import { injectStyle } from './style.js';
 
-/** The ui classes, by the name a manifest entry's "class" gives. */
-export const REGISTRY = Object.freeze({
-  PosteriorExplorer, ImportanceSampling, Metropolis, LaplaceVI, Dimension, Funnel,
-});
+export { REGISTRY };
 
 /** The class that draws the widget `name` by the manifest in `data`, or undefined. */
 export function widgetClass(name, data = globalThis.BayesCompWidgetData) {
