@@ -2,9 +2,7 @@
 tables with TeX in the headers, not text printed in monospace with plain-text symbols.
 
 A printed table is a stream output of a cell on a slide with at least three lines, two or more
-of them split by runs of spaces into three or more columns. The cells listed in PRINTED still
-print theirs (their chapters' turn has not come); the list may only shrink: a cell that no
-longer prints a table must leave it, and no other cell may join it.
+of them split by runs of spaces into three or more columns. No slide shows one.
 """
 import re
 
@@ -13,27 +11,6 @@ import pytest
 
 from tools import toc
 from tools.slides.metadata import slide_type
-
-# Cells (chapter, cell id) whose slide still shows a printed table.
-PRINTED = {
-    ('01_target', 'c01-dk-r04'),
-    ('02_importance_sampling', 'c02-25f'),
-    ('03_mcmc', 'c03-dk-r06'),
-    ('03_mcmc', 'c03-dk-r09'),
-    ('04_deterministic', 'c04-dk-r07'),
-    ('04_deterministic', 'c04-dk-r13'),
-    ('06_scaling', 'c06-41'),
-    ('06_scaling', 'c06-45'),
-    ('06_scaling', 'c06-dk-r06'),
-    ('06_scaling', 'c06-dk-r08'),
-    ('07_hierarchical', 'c07-dk-r03'),
-    ('07_hierarchical', 'c07-dk-r06'),
-    ('07_hierarchical', 'c07-dk-r09'),
-    ('07_hierarchical', 'c07-dk-r10'),
-    ('07_hierarchical', 'c07-dk-r13'),
-    ('07_hierarchical', 'c07-dk-r14'),
-}
-
 
 def is_printed_table(text):
     lines = [line for line in text.splitlines() if line.strip()]
@@ -58,6 +35,4 @@ def test_the_check_sees_a_printed_table():
 @pytest.mark.parametrize("name", toc.CHAPTERS)
 def test_slide_tables_are_tables(name):
     found = printed_tables(name)
-    listed = {key for key in PRINTED if key[0] == name}
-    assert found - listed == set(), f"printed tables on slides, make them book.Table: {found - listed}"
-    assert listed - found == set(), f"no longer printed tables: take them out of PRINTED: {listed - found}"
+    assert found == set(), f"printed tables on slides, make them book.Table: {found}"
