@@ -114,15 +114,15 @@ npm: ## install the pinned front-end files (tools/npm/node_modules)
 # (tools/website/prerendered_math.py) from tools/npm, so the site serves no math script.
 assets: npm ## install the front-end files the website's build uses (MathJax, axe-core)
 
-# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the three
-# bundles (a classic script for pages and decks, an ES module for anywidget, the questions' script) into _build/widgets
+# The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the two
+# bundles (the figures' classic script for pages, decks and anywidget, the questions' script) into _build/widgets
 # with a demo page and the package's data script, and copies the bundles into the package
 # (code/bayescomp/book/static/, package data). Commit them: readers get them with no Node.js, and
 # tests/package/test_distribution.py fails while the committed copies are stale.
 widgets: env-reader npm ## rebuild the live figures' bundles into the package (then commit them)
 	node code/widgets/build.mjs _build/widgets
-	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-anywidget.js \
-	   _build/widgets/bayescomp-question.js code/bayescomp/book/static/
+	cp _build/widgets/bayescomp-widgets.js _build/widgets/bayescomp-question.js \
+	   code/bayescomp/book/static/
 	$(PYTHON) -m bayescomp.book.widgets _build/widgets
 
 # Decks, the live figures' still images (for paper and RISE), then the PDF handouts (one slide

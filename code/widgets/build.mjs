@@ -1,14 +1,13 @@
-// Build the widgets' two bundles, minified, with d3 modules from tools/npm/node_modules (pinned in
+// Build the widgets' bundles, minified, with d3 modules from tools/npm/node_modules (pinned in
 // tools/npm/package.json, esbuild included, so a build gives the same bytes on every machine):
 // - bayescomp-widgets.js: one classic script (IIFE) for the website and the decks (works from
-//   file://, where Chromium blocks ES modules);
-// - bayescomp-anywidget.js: an ES module whose default export is anywidget's render(), for
-//   JupyterLab (bayescomp.book.widgets.BayesCompWidget points its _esm at it);
+//   file://, where Chromium blocks ES modules), and for JupyterLab, where
+//   bayescomp.book.widgets.anywidget_module() adds the line that makes it anywidget's ES module;
 // - bayescomp-question.js: the questions' classic script, inlined by bayescomp.book.questions.
 // Also writes a page with every widget for trying them out, OUT_DIR/demo.html.
 //
 // Usage: node code/widgets/build.mjs [OUT_DIR]   (default _build/widgets)
-// `make widgets` copies the two bundles into the package (code/bayescomp/book/static/), where they are
+// `make widgets` copies the bundles into the package (code/bayescomp/book/static/), where they are
 // committed: readers get them inside bayescomp with no Node.js, and
 // tests/package/test_distribution.py fails when the committed copies differ from a fresh build.
 // The data script beside them comes from the package: python -m bayescomp.book.widgets OUT_DIR.
@@ -23,7 +22,6 @@ const NPM = resolve(ROOT, 'tools/npm');
 const esbuild = createRequire(resolve(NPM, 'package.json'))('esbuild');
 const OUT = resolve(process.argv[2] || resolve(ROOT, '_build/widgets'));
 const BUNDLE = 'bayescomp-widgets.js';
-const ESM = 'bayescomp-anywidget.js';
 const QUESTION = 'bayescomp-question.js';
 const LIMIT = 200 * 1024;
 
@@ -73,8 +71,6 @@ const common = {
 };
 await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/main.js')], format: 'iife',
                       outfile: resolve(OUT, BUNDLE) });
-await esbuild.build({ ...common, entryPoints: [resolve(HERE, 'ui/anywidget.js')], format: 'esm',
-                      outfile: resolve(OUT, ESM) });
 // The questions' script (ui/question.js), a classic script that bayescomp.book.questions inlines
 // after each question's HTML: small, and with no library in it.
 // keepNames only keeps its bytes as they were: the script is inlined into every question's stored
@@ -83,7 +79,7 @@ await esbuild.build({ ...common, keepNames: true, entryPoints: [resolve(HERE, 'u
                       banner: { js: '/* bayescomp questions, built from code/widgets/ui/question.js (`make widgets`) */' },
                       outfile: resolve(OUT, QUESTION) });
 const size = statSync(resolve(OUT, BUNDLE)).size;
-for (const name of [BUNDLE, ESM, QUESTION]) {
+for (const name of [BUNDLE, QUESTION]) {
   const bytes = statSync(resolve(OUT, name)).size;
   if (bytes > LIMIT) throw new Error(`${name} is ${bytes} bytes, over the ${LIMIT}-byte budget`);
 }

@@ -92,16 +92,19 @@ def test_teaching_notes_are_a_script(name):
 def part_problems(slides):
     """Why a deck's parts do not pace its questions (an empty list when they do).
 
-    ``slides`` is the deck in order, each slide as (title, notes text). Every slide belongs to
-    the part whose header came last; the first slide opens part 1, parts are numbered in
-    order, each holds exactly one Ask, each lectured part (not one of exercise slides only)
-    gives its minutes, 5 to 12, and together they fit a lecture.
+    ``slides`` is the deck in order, each slide as (title, notes text) or (title, notes text,
+    kind), kind "poll" or "live figure" for such a slide. Every slide belongs to the part whose
+    header came last; the first slide opens part 1, parts are numbered in order, no part
+    starts on a poll's or a live figure's slide, each holds exactly one Ask, each lectured part
+    (not one of exercise slides only) gives its minutes, 5 to 12, and together they fit a lecture.
     """
     found, parts = [], []
-    for k, (title, notes) in enumerate(slides):
+    for k, (title, notes, *kind) in enumerate(slides):
         headers = list(PART.finditer(notes))
         if len(headers) > 1:
             found.append(f"slide {k} ({title}): {len(headers)} part headers")
+        if headers and kind and kind[0]:
+            found.append(f"slide {k} ({title}): a part starts on a {kind[0]}'s slide")
         if headers:
             # The notes open with the slide's minutes (tools/slides/lectures.py), then the header.
             opening = re.sub(r"^\s*\(\d+ min[^)\n]*\)[ \t]*\n", "", notes)
@@ -150,12 +153,23 @@ def test_the_part_check_sees_unpaced_questions():
     assert any("no minutes" in p for p in part_problems([("Title", head(1) + "\n\n" + ask)]))
     five = [(f"S{k}", head(k, 12) + "\n\n" + ask) for k in range(1, 6)]
     assert any("more than" in p for p in part_problems(five))
+    on_poll = good[:2] + [("Three", head(2, 6) + "\n\n" + ask, "poll")] + good[3:]
+    assert any("starts on a poll's" in p for p in part_problems(on_poll))
+
+
+def slide_kind(cells):
+    """"poll" for a question's slide, "live figure" for a live figure's, else None."""
+    sources = "\n".join(cell.source for cell in cells)
+    if "data-widget=" in sources:
+        return "live figure"
+    return "poll" if "questions.ask(" in sources else None
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_part_asks_once(name):
-    slides = [(slide_title(cells), "\n".join(c.source for c in notes_of(cells)))
+    slides = [(slide_title(cells), "\n".join(c.source for c in notes_of(cells)), slide_kind(cells))
               for cells in deck_slides(name)]
+    assert any(kind for *_, kind in slides) or name == "index", "no poll or live figure seen"
     bad = part_problems(slides)
     assert bad == [], f"the parts of {name} do not pace its questions: {bad}"
 

@@ -102,7 +102,7 @@ def test_archive_holds_the_licences_and_names_the_edition():
 def test_reader_install_is_the_archives_wheel_within_budget(reader):
     folder, env, _ = reader
     python = folder / ".venv" / "bin" / "python"
-    where = subprocess.run([str(python), "-c", "import bayescomp.book.widgets as w; print(w.ESM)"],
+    where = subprocess.run([str(python), "-c", "import bayescomp.book.widgets as w; print(w.BUNDLE)"],
                            env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert "site-packages" in where and str(ROOT) not in where, where
     assert Path(where).exists()

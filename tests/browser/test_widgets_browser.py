@@ -243,22 +243,17 @@ def plot_point(page, name, plot, value):
 
 
 def canvas_mouse(page, name):
-    """Drag (or click) on the widget's interactive plot."""
+    """Click or drag on the widget's interactive plot, as its manifest entry's ``canvas`` says."""
     page.locator(f'[data-widget="{name}"] canvas[tabindex]').first.scroll_into_view_if_needed()
-    if name == FIGURE.posterior_explorer:
-        x, y = plot_point(page, name, "pred", [-2.0, 0.5])
+    canvas = FIGURES[name]["canvas"]
+    if canvas["gesture"] == "click":
+        x, y = plot_point(page, name, canvas["plot"], canvas["at"])
         page.mouse.click(x, y)
         return
-    if name in (FIGURE.metropolis, FIGURE.funnel, FIGURE.dimension):
-        point = {FIGURE.metropolis: [-0.5, 1.2], FIGURE.funnel: [5.0, -2.0], FIGURE.dimension: [2.0, 0.1]}[name]
-        x, y = plot_point(page, name, "plot", point)
-        page.mouse.click(x, y)
-        return
-    get = "w.centre" if name == FIGURE.importance_sampling else "w.startPoint"
-    start = page.evaluate(f"""() => {{ const w = document.querySelector('[data-widget="{name}"]')
-        .bcWidget.widget; return {get}; }}""")
-    x0, y0 = plot_point(page, name, "plot", start)
-    x1, y1 = plot_point(page, name, "plot", [start[0] + 0.4, start[1] - 0.3])
+    start = page.evaluate(f"""() => document.querySelector('[data-widget="{name}"]')
+        .bcWidget.widget[{json.dumps(canvas["from"])}]""")
+    x0, y0 = plot_point(page, name, canvas["plot"], start)
+    x1, y1 = plot_point(page, name, canvas["plot"], [start[0] + 0.4, start[1] - 0.3])
     page.mouse.move(x0, y0)
     page.mouse.down()
     page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=3)
@@ -270,7 +265,7 @@ def canvas_keys(page, root, name):
     root.locator("canvas[tabindex]").first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowUp")
-    if name in (FIGURE.metropolis, FIGURE.funnel):
+    if FIGURES[name]["canvas"].get("enter"):
         page.keyboard.press("Enter")
 
 

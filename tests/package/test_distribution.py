@@ -1,13 +1,14 @@
 """bayescomp as readers get it: a wheel and an sdist that carry the live figures' built front end.
 
-The two bundles (``code/bayescomp/book/static/``) are committed, so the clone's editable install and
+The two bundles (``code/bayescomp/book/static/``: the live figures' and the questions') are committed, so the clone's editable install and
 the wheel both give the live figures with no Node.js. Committed build output goes stale when
 ``code/widgets`` changes, so the first test rebuilds them with the pinned esbuild and compares
 bytes. The others build the wheel and the sdist as ``make book`` does (``tools.download.package``)
 and look inside (the bundles, the licence file, the metadata that names the licence and the
-version), and check the one anywidget class points at the packaged module.
+version), and check the one anywidget class loads the packaged bundle as its module.
 """
 import email
+import shutil
 import subprocess
 import tarfile
 import tomllib
@@ -20,7 +21,7 @@ from bayescomp.book.widgets import FIGURE_NAMES as FIGURE
 from tools.download import package
 from tools.toc import ROOT
 
-BUNDLES = (widgets.BUNDLE, widgets.ESM, questions.SCRIPT)
+BUNDLES = (widgets.BUNDLE, questions.SCRIPT)
 
 
 @pytest.fixture(scope="module")
@@ -29,22 +30,33 @@ def dist(tmp_path_factory):
 
 
 def test_committed_bundles_are_a_fresh_build(tmp_path):
+    # Plain pytest skips it without Node.js and the pinned esbuild; under a make target
+    # (tests/skips.py) the skip fails.
     esbuild = ROOT / "tools" / "npm" / "node_modules" / "esbuild"
-    if not esbuild.exists():
-        pytest.fail("the pinned esbuild is not installed: run `make npm`")
+    if shutil.which("node") is None or not esbuild.exists():
+        pytest.skip("needs Node.js and the pinned esbuild: run `make npm`")
     subprocess.run(["node", str(ROOT / "code" / "widgets" / "build.mjs"), str(tmp_path)],
                    check=True, capture_output=True)
     stale = [path.name for path in BUNDLES
              if (tmp_path / path.name).read_bytes() != path.read_bytes()]
     assert stale == [], (f"{stale} in {widgets.STATIC} differ from a fresh build of code/widgets: "
                          "run `make widgets` and commit them")
+    # anywidget's module, run as JupyterLab runs it (an ES module): it sets the pages' global
+    # and exports render().
+    (tmp_path / "module.mjs").write_text(widgets.anywidget_module(), encoding="utf-8")
+    run = subprocess.run(["node", "--input-type=module", "-e",
+                          f"const m = await import({str(tmp_path / 'module.mjs')!r}); "
+                          "console.log(typeof m.default.render, typeof globalThis.BayesCompWidgets.mountAnywidget)"],
+                         check=True, capture_output=True, text=True)
+    assert run.stdout.split() == ["function", "function"], run.stdout
 
 
 def test_bundles_are_what_each_loader_expects():
-    classic, module = (path.read_text(encoding="utf-8") for path in BUNDLES[:2])
+    classic = widgets.BUNDLE.read_text(encoding="utf-8")
     assert "export" not in classic.rsplit(";", 3)[-1], "the pages' bundle must be a classic script"
     assert "globalThis.BayesCompWidgets" in classic
-    assert module.rstrip().endswith("as default};"), "anywidget's bundle must export render()"
+    assert widgets.anywidget_module() == classic + "\n" + widgets.ANYWIDGET_EXPORT + "\n"
+    assert widgets.ANYWIDGET_EXPORT.startswith("export default {"), "anywidget needs render()"
 
 
 def test_wheel_and_sdist_carry_the_bundles(dist):
@@ -104,8 +116,11 @@ def test_one_anywidget_class_with_the_packaged_module():
     pytest.importorskip("anywidget")
     from bayescomp.book._anywidget import BayesCompWidget
 
-    assert BayesCompWidget._esm._path == widgets.ESM   # anywidget's FileContents of that file
+    # The module is the packaged bundle with one line more, anywidget's render().
+    module = widgets.anywidget_module()
+    assert module.startswith(widgets.BUNDLE.read_text(encoding="utf-8"))
+    assert module.rstrip().endswith(widgets.ANYWIDGET_EXPORT)
     shown = [show() for show in (widgets.posterior_explorer, widgets.metropolis)]
     assert all(isinstance(widget, BayesCompWidget) for widget in shown)
-    assert {widget._esm for widget in shown} == {widgets.ESM.read_text(encoding="utf-8")}
+    assert {widget._esm for widget in shown} == {module}
     assert [widget.widget for widget in shown] == [FIGURE.posterior_explorer, FIGURE.metropolis]

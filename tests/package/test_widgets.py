@@ -93,7 +93,10 @@ def test_every_figure_of_the_manifest_has_its_jupyter_function():
         show = getattr(widgets, figure["name"].replace("-", "_"))
         assert show.__name__ == figure["name"].replace("-", "_")
         assert show.__doc__.startswith(figure["summary"])
-        assert set(figure) == {"name", "class", "controls", "still", "summary"}, figure["name"]
+        assert set(figure) == {"name", "class", "controls", "canvas", "still", "summary"}, figure["name"]
+        canvas = figure["canvas"]
+        assert canvas["gesture"] in ("click", "drag") and canvas["plot"], figure["name"]
+        assert ("at" in canvas) == (canvas["gesture"] == "click") != ("from" in canvas), figure["name"]
         assert figure["controls"] and len(set(figure["controls"])) == len(figure["controls"])
 
 
@@ -161,7 +164,7 @@ def test_jupyter_widget_carries_the_module_and_the_data():
     assert widget.widget == FIGURE.metropolis
     assert widget.params == {"scale": 0.5}
     assert widget.data == json.loads(json.dumps(widgets.widget_data()))
-    assert str(widget._esm) == widgets.ESM.read_text(encoding="utf-8")
+    assert str(widget._esm) == widgets.anywidget_module()
 
 
 def test_unknown_widget_name():

@@ -7,7 +7,8 @@ next line, ``**Part 2 · Four chains** (about 7 min)``) gives the sum of its sli
 
 The lectures themselves are stated once, in ``lectures.json`` beside this file: for each
 lecture, its decks (a chapter of ``_toc.yml``) and, where a deck is shared between two
-lectures, the parts of it that lecture takes. Its minutes are not typed anywhere: they are the
+lectures, the parts of it that lecture takes (what each covers is said in TEACHING.md's term
+plan, whose lecture and decks columns must be this file's). Its minutes are not typed anywhere: they are the
 sum of its slides' (questions included, since the polls are slides with their own minutes). A
 deck split between two lectures has a break slide titled "Lecture N starts here..." opening the
 later lecture's first part. ``tests/book/test_lectures.py`` checks the file against the decks
@@ -137,25 +138,16 @@ def decks_cell(lecture):
 
 def table(plan, decks):
     """The term plan with each lecture's minutes, from the decks (the report's table)."""
-    rows = ["| lecture | decks | minutes | of which optional | what it covers |",
-            "|---|---|---|---|---|"]
+    rows = ["| lecture | decks | minutes | of which optional |", "|---|---|---|---|"]
     for lecture in plan["lectures"]:
         minutes, optional = lecture_minutes(lecture, decks)
-        rows.append(f"| {lecture['lecture']} | {decks_cell(lecture)} | {minutes} | {optional} "
-                    f"| {lecture['title']} |")
-    return "\n".join(rows)
-
-
-def plan_table(plan):
-    """The term plan's Markdown table, as TEACHING.md has it: the lectures and their decks."""
-    rows = ["| lecture | decks | what it covers |", "|---|---|---|"]
-    rows += [f"| {lecture['lecture']} | {decks_cell(lecture)} | {lecture['title']} |"
-             for lecture in plan["lectures"]]
+        rows.append(f"| {lecture['lecture']} | {decks_cell(lecture)} | {minutes} | {optional} |")
     return "\n".join(rows)
 
 
 if __name__ == "__main__":
     plan = load()
     print(f"# The term plan\n\nEach lecture's minutes, summed from its slides' speaker notes "
-          f"(at most {plan['lecture_minutes']} each, questions and polls included).\n")
+          f"(at most {plan['lecture_minutes']} each, questions and polls included); what each covers: "
+          f"TEACHING.md, \"Term plan\".\n")
     print(table(plan, notebooks()))

@@ -1,20 +1,21 @@
 """The live figures' one anywidget class (imported only when a widget is shown, so that
 ``import bayescomp`` needs no anywidget).
 
-anywidget's documented pattern: ``_esm`` is the path of the built ES module, shipped inside the
-package (:data:`bayescomp.book.widgets.ESM`); which figure to draw, the data and the starting state
-are traits the kernel syncs, and ``readout`` comes back from the browser.
+``_esm`` is the ES module's text: the package's built bundle with anywidget's render() added
+(:func:`bayescomp.book.widgets.anywidget_module`), so one bundle serves the website, the decks
+and JupyterLab. Which figure to draw, the data and the starting state are traits the kernel
+syncs, and ``readout`` comes back from the browser.
 """
 import anywidget
 import traitlets
 
-from .widgets import ESM
+from .widgets import anywidget_module
 
 
 class BayesCompWidget(anywidget.AnyWidget):
     """A live figure in Jupyter; make one with :func:`bayescomp.book.widgets.metropolis` and friends."""
 
-    _esm = ESM
+    _esm = anywidget_module()
     widget = traitlets.Unicode().tag(sync=True)    # its name, one of bayescomp.book.widgets.WIDGETS
     data = traitlets.Dict().tag(sync=True)         # bayescomp.book.widgets.widget_data()
     params = traitlets.Dict().tag(sync=True)       # the starting state, e.g. {"scale": 0.5}

@@ -462,5 +462,7 @@ def plot_run_outcomes(ax, labels, shares, silent=None):
     ax.set_yticks(rows, labels)   # at the tick labels' own size: they name the rows, on a slide too
     ax.set_ylim(len(labels) - 0.5, -0.5)   # the first row on top
     ax.set_xlim(0, 1)
+    # Short labels at the ends: side by side, one panel's 1 and the next one's 0 do not meet.
+    ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
     ax.set_xlabel("share of the runs")
     return ax

@@ -6,10 +6,10 @@ nothing is typed twice: the widgets' names, the data set, the lecture's settings
 target, the controls' ranges and presets, the thresholds that colour a readout good or bad, and
 the figures' palette (:func:`widget_data`). The website and the decks load that dictionary as a
 script written at build time (:func:`write_data_script`) beside the classic bundle
-(:data:`BUNDLE`); in JupyterLab the same code, built as an ES module (:data:`ESM`), is shown
-through ``anywidget`` (:func:`metropolis` and friends, one class: ``BayesCompWidget``), with the
-dictionary passed straight from the kernel. Both bundles are package data: no Node.js is needed
-to use them.
+(:data:`BUNDLE`); in JupyterLab the same script, made an ES module by one added line
+(:func:`anywidget_module`), is shown through ``anywidget`` (:func:`metropolis` and friends, one
+class: ``BayesCompWidget``), with the dictionary passed straight from the kernel. The bundle is
+package data: no Node.js is needed to use it.
 
 Each figure's own facts (its name, the class that draws it, its controls, how far it runs
 for a still image, the docstring of its Jupyter function) are typed once, in the manifest
@@ -41,14 +41,16 @@ from .lecture import LectureSettings, lecture_problem
 from .chapters import DIMENSION_PATH_LENGTH
 
 BUNDLE_NAME = "bayescomp-widgets.js"
-ESM_NAME = "bayescomp-anywidget.js"
 DATA_NAME = "bayescomp-widgets-data.js"
 # The built front end travels inside the package (package data, in the wheel and the sdist), so
-# readers need no Node.js: `make widgets` rebuilds both files from code/widgets and a test fails
-# when the committed copies are stale.
+# readers need no Node.js: `make widgets` rebuilds it from code/widgets and a test fails when
+# the committed copy is stale.
 STATIC = Path(__file__).resolve().parent / "static"
-BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website and the decks
-ESM = STATIC / ESM_NAME         # ES module: anywidget in JupyterLab
+BUNDLE = STATIC / BUNDLE_NAME   # classic script: the website, the decks and, as a module, JupyterLab
+# What makes the classic script anywidget's ES module: run as a module, the script still sets
+# globalThis.BayesCompWidgets, and this line exports the render() anywidget calls.
+ANYWIDGET_EXPORT = ("export default { render: ({ model, el }) => "
+                    "globalThis.BayesCompWidgets.mountAnywidget(el, model) };")
 # Each live figure's still image, for a front end that cannot run Jupyter widgets (RISE), linked
 # to the figure's live slide, is made by the build (`make slides`, tools/slides/stills.py), never
 # found by the package in a checkout: the build tools name the folder that holds the stills and
@@ -199,6 +201,11 @@ class DimensionSettings(NamedTuple):
     preset_dims: tuple = (1, 10, 100)
     histogram_bins: int = 40
 
+
+
+def anywidget_module():
+    """The ES module anywidget loads in JupyterLab: the classic bundle and :data:`ANYWIDGET_EXPORT`."""
+    return BUNDLE.read_text(encoding="utf-8") + "\n" + ANYWIDGET_EXPORT + "\n"
 
 def funnel_data(settings=FunnelSettings(), data=None):
     """What the funnel widget starts from: the data, the starts and scales of both forms, and
