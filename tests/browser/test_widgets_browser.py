@@ -195,6 +195,10 @@ def test_widget_renders_over_http(name, site, offline_page):
     view = offline_page(site)
     open_widget(view.page, f"{site}/{name}.html", name)
     assert min(canvases_drawn(view.page, name)) > 3, "a canvas is blank"
+    # The widget finds its own manifest entry, and its own settings there (or none).
+    entry = view.page.evaluate(f"""() => {{ const w = document.querySelector('[data-widget="{name}"]')
+        .bcWidget.widget; return [w.figure.name, w.figureSettings]; }}""")
+    assert entry == [name, FIGURES[name].get("settings", {})]
     assert view.errors == [], view.errors
     assert view.external == [] and view.failed == [], (view.external, view.failed)
 

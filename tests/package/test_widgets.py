@@ -93,7 +93,8 @@ def test_every_figure_of_the_manifest_has_its_jupyter_function():
         show = getattr(widgets, figure["name"].replace("-", "_"))
         assert show.__name__ == figure["name"].replace("-", "_")
         assert show.__doc__.startswith(figure["summary"])
-        assert set(figure) == {"name", "class", "controls", "canvas", "still", "summary"}, figure["name"]
+        assert set(figure) - {"settings"} == {"name", "class", "controls", "canvas", "still", "summary"}, figure["name"]
+        assert isinstance(figure.get("settings", {}), dict), figure["name"]
         canvas = figure["canvas"]
         assert canvas["gesture"] in ("click", "drag") and canvas["plot"], figure["name"]
         assert ("at" in canvas) == (canvas["gesture"] == "click") != ("from" in canvas), figure["name"]

@@ -439,6 +439,20 @@ export class Widget {
 
   run() {}
 
+  /** This widget's manifest entry (bayescomp/book/figures.json, published as data.figures), or undefined. */
+  get figure() {
+    return (this.data.figures || []).find((f) => f.name === this.name);
+  }
+
+  /**
+   * The figure's own settings: its manifest entry's optional "settings" object (ranges,
+   * defaults, presets that no other code needs), else {}. Settings the package shares with a
+   * figure (thresholds, the lecture's run lengths) stay in data.widgets.
+   */
+  get figureSettings() {
+    return (this.figure && this.figure.settings) || {};
+  }
+
   /**
    * The state a still image of the widget shows (the decks' stills, RISE, the PDF) and the
    * checks run it to: the figure's whole run, as many steps as its manifest entry says
@@ -446,8 +460,7 @@ export class Widget {
    * in. Returns the number of steps run.
    */
   still() {
-    const figure = (this.data.figures || []).find((f) => f.name === this.name);
-    const steps = figure ? figure.still_steps : 0;
+    const steps = this.figure ? this.figure.still_steps : 0;
     if (steps) this.run(steps);
     return steps;
   }
