@@ -21,12 +21,26 @@ const PRESETS = [
   ['two-modes', 'two modes'],
 ];
 
+/**
+ * Random-walk Metropolis from starts the reader places. Another sampler that moves chains from
+ * starts with one scale (a gradient-based proposal, an independence sampler) can reuse all of it
+ * as a subclass: override the static `text` (title, hint, the scale's label), `newChain()` (its
+ * engine's chain) and, through its manifest entry's `settings`, the scale's default `scale` and
+ * range `scale_range` (else the Metropolis ones of the package's data).
+ */
 export class Metropolis extends ChainsWidget {
+  static text = {
+    title: 'Metropolis: chains, traces and diagnostics, live',
+    hint: 'Click the plot to place up to four starts (keyboard: focus it, arrows, Enter). Then Play.',
+    scale: 'proposal scale',
+  };
+
   constructor(root, data, options = {}) {
+    const text = new.target.text;
     super(root, data, {
       ...options,
-      title: 'Metropolis: chains, traces and diagnostics, live',
-      hint: 'Click the plot to place up to four starts (keyboard: focus it, arrows, Enter). Then Play.',
+      title: options.title ?? text.title,
+      hint: options.hint ?? text.hint,
       diagnostics: { jobsOf: rankSummaryJobs },
     });
     const w = data.widgets;
@@ -35,7 +49,7 @@ export class Metropolis extends ChainsWidget {
     this.warmupFraction = lecture.mcmc_warmup / lecture.mcmc_steps;
     this.runLength = lecture.mcmc_steps;
     this.target = 'book';
-    this.scale = lecture.mcmc_scale;
+    this.scale = this.defaultScale;
     this.speed = w.mcmc_speed;
     this.seed = lecture.mcmc_first_seed;
     this.starts = lecture.mcmc_starts.map((s) => [...s]);
@@ -58,7 +72,7 @@ export class Metropolis extends ChainsWidget {
     const panel = controlPanel(left);
     this.controls = {
       target: select(panel, { name: 'target', label: 'target', options: TARGET_OPTIONS, value: this.target, onChange: (v) => this.set({ target: v }) }),
-      scale: slider(panel, { name: 'scale', label: 'proposal scale', min: w.mcmc_scale_range[0], max: w.mcmc_scale_range[1], value: this.scale, log: true, steps: 400, format: (v) => `${fmt(v, 2)} ×`, onInput: (v) => this.set({ scale: v }) }),
+      scale: slider(panel, { name: 'scale', label: text.scale, min: this.scaleRange[0], max: this.scaleRange[1], value: this.scale, log: true, steps: 400, format: (v) => `${fmt(v, 2)} ×`, onInput: (v) => this.set({ scale: v }) }),
       speed: slider(panel, { name: 'speed', label: 'steps/frame', min: w.mcmc_speed_range[0], max: w.mcmc_speed_range[1], value: this.speed, log: true, steps: 100, format: (v) => String(Math.round(v)), onInput: (v) => { this.speed = Math.round(v); this.changed(); } }),
       preset: select(panel, { name: 'preset', label: 'preset', options: PRESETS, value: '', onChange: (v) => v && this.set({ preset: v }) }),
     };
@@ -84,6 +98,20 @@ export class Metropolis extends ChainsWidget {
     this.start();
   }
 
+  /** The scale the figure opens with, and its slider's range: the manifest's, else Metropolis's. */
+  get defaultScale() {
+    return this.figureSettings.scale ?? this.data.lecture.mcmc_scale;
+  }
+
+  get scaleRange() {
+    return this.figureSettings.scale_range ?? this.data.widgets.mcmc_scale_range;
+  }
+
+  /** One chain of this sampler from `start`: a subclass returns its own engine's chain. */
+  newChain(target, start, chol, source) {
+    return new MetropolisChain(target, start, { chol, capacity: 4096 }, source);
+  }
+
   get laplaceChol() {
     return chol2(this.targets[this.target].laplace.cov);
   }
@@ -92,7 +120,7 @@ export class Metropolis extends ChainsWidget {
   reset() {
     const t = this.targets[this.target];
     const chol = scale2(this.laplaceChol, this.scale);
-    this.chains = this.starts.map((s, c) => new MetropolisChain(t.target, s, { chol, capacity: 4096 }, seededSource(this.seed + c)));
+    this.chains = this.starts.map((s, c) => this.newChain(t.target, s, chol, seededSource(this.seed + c)));
     this.history = [];
     this.forgetChains();
     this.refreshDiagnostics(true);
@@ -331,10 +359,10 @@ export class Metropolis extends ChainsWidget {
     const w = this.data.widgets;
     const lecture = this.data.lecture;
     const presets = {
-      book: { target: 'book', scale: lecture.mcmc_scale, starts: lecture.mcmc_starts },
+      book: { target: 'book', scale: this.defaultScale, starts: lecture.mcmc_starts },
       tiny: { target: 'book', scale: w.mcmc_tiny_scale, starts: lecture.mcmc_starts },
       huge: { target: 'book', scale: w.mcmc_huge_scale, starts: lecture.mcmc_starts },
-      'two-modes': { target: 'two-modes', scale: lecture.mcmc_scale, starts: w.mcmc_two_mode_starts },
+      'two-modes': { target: 'two-modes', scale: this.defaultScale, starts: w.mcmc_two_mode_starts },
     };
     const next = withPreset(presets, params);
     if (next.target && next.target !== this.target) {
