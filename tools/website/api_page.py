@@ -16,6 +16,7 @@ lists it. ``tests/book/test_api_page.py`` checks that every group is on the page
 
 Load it from ``_config.yml``: ``sphinx: local_extensions: {tools.website.api_page: .}``.
 """
+import ast
 import importlib
 import inspect
 import io
@@ -51,7 +52,7 @@ def groups(package):
         elif token.type == tokenize.COMMENT and depth:
             current = token.string.lstrip("#").strip()
         elif token.type == tokenize.STRING and depth:
-            found.setdefault(current, []).append(eval(token.string))  # a plain string literal
+            found.setdefault(current, []).append(ast.literal_eval(token.string))
     if [name for names in found.values() for name in names] != list(module.__all__):
         raise ValueError(f"{package}.__all__ is not one list literal of names")
     return found
