@@ -486,17 +486,32 @@ test('the centred replays include a chain that moves and diverges, as the widget
   assert.ok(moving.length > 0, 'no centred HMC replay both accepts most proposals and diverges');
 });
 
-for (const form of ['centred', 'non-centred']) {
-  test(`${form} eight schools: the funnel widget's random walk replays the package's chain`, () => {
-    const run = schools.forms[form].rwm;
-    const target = E.hierarchicalTarget(schoolsData, form);
+// Every chain in golden.chains (tests/engine/golden.py, chain_replay), replayed with no code of
+// its own. A chain of the engine is shaped like HMCChain(target, start, options, rng): step()
+// makes one iteration and `state` is where the chain then is. Fed the draws NumPy gave the
+// package's sampler (two streams, each in the order it was used), it must pass through the
+// package's states and use every draw. A new sampler's replay needs only its golden entry
+// (and, for a new kind of target, a line here).
+const TARGETS = {
+  logistic: () => book,
+  'standard-gaussian': ({ d }) => E.standardGaussianTarget(d),
+  'eight-schools': ({ form }) => E.hierarchicalTarget(schoolsData, form),
+};
+
+for (const run of golden.chains) {
+  test(`replayed draws: ${run.name} (${run.module}, ${run.class})`, async () => {
+    const engine = await import(`../../code/widgets/engine/${run.module}`);
+    assert.ok(engine[run.class], `${run.module} exports no ${run.class}`);
+    assert.ok(TARGETS[run.target.kind], `no engine target for the kind ${run.target.kind}`);
     const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-    const walk = new E.MetropolisChain(target, run.start, { scale: run.scale }, rng);
-    const accepted = run.accepted.map(() => walk.step());
-    assert.deepEqual(accepted, run.accepted, 'accept decisions');
-    close(states(walk), run.draws, 'draws');
-    close(walk.acceptRate(), run.accept_rate, 'acceptance rate');
-    assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length });
+    const chain = new engine[run.class](TARGETS[run.target.kind](run.target), run.start, run.options, rng);
+    const visited = run.states.map(() => {
+      chain.step();
+      return Array.from(chain.state);
+    });
+    close(visited, run.states, `${run.name}: states`);
+    assert.deepEqual(rng.used(), { normals: run.normals.length, uniforms: run.uniforms.length },
+      'every recorded draw is used, and no other');
   });
 }
 
@@ -575,14 +590,8 @@ dimension.replays.forEach((run) => {
     close(run.points.map((p) => Array.from(target.grad(p))), run.grad, 'gradient');
   });
 
-  test(`N(0, I_${run.d}): the random walk and HMC replay the package's chains`, () => {
+  test(`N(0, I_${run.d}): HMC replays the package's chain, trajectories and energies`, () => {
     const target = E.standardGaussianTarget(run.d);
-    const rng = E.replaySource({ normals: run.normals, uniforms: run.uniforms });
-    const walk = new E.MetropolisChain(target, run.start, { scale: run.tuning.rwm_scale }, rng);
-    const accepted = [];
-    for (let t = 0; t < run.rwm_accepted.length; t += 1) accepted.push(walk.step());
-    assert.deepEqual(accepted, run.rwm_accepted, 'accept decisions');
-    close(states(walk), run.rwm_draws, 'random-walk draws');
     const h = run.hmc;
     const hmcRng = E.replaySource({ normals: h.normals, uniforms: h.uniforms });
     const chain = new E.HMCChain(target, h.start, { stepSize: h.step_size, nLeapfrog: h.n_leapfrog,

@@ -127,16 +127,20 @@ def weighed_draws(target, proposal, n_draws, seed):
 
 
 def metropolis_replay(target, start, chol, n_steps, seed):
-    rng = np.random.default_rng(seed)
-    normals, uniforms = np.empty((n_steps, 2)), np.empty(n_steps)
-    for step in range(n_steps):        # the protocol's order: two normals, then a uniform
-        normals[step] = rng.standard_normal(2)
-        uniforms[step] = rng.random()
+    normals, uniforms = protocol_draws(seed, n_steps, len(start))
     chain = bc.metropolis_chain(target, start, chol, n_steps,
                                 np.random.default_rng(seed), record_proposals=True)
     return {"start": start, "chol": chol, "n_steps": n_steps, "seed": seed,
-            "normals": normals.ravel(), "uniforms": uniforms, "draws": chain.draws.ravel(),
+            "normals": normals, "uniforms": uniforms, "draws": chain.draws.ravel(),
             "accepted": chain.accepted, "accept_rate": chain.accept_rate}
+
+
+def lecture_walk(target, start, chol, n_steps, seed):
+    """The lecture's first chain (proposal factor ``chol``) as a ``chains`` entry."""
+    chain = bc.metropolis_chain(target, start, chol, n_steps, np.random.default_rng(seed))
+    return chain_replay("the lecture's random walk on the book's posterior",
+                        "metropolis.js:MetropolisChain", {"kind": "logistic"}, start,
+                        {"chol": chol}, chain.draws, *protocol_draws(seed, n_steps, len(start)))
 
 
 def vi_replay(target, laplace, n_steps, seed, full_rank):
@@ -159,19 +163,16 @@ def hmc_replay(target, start, mass, step_size, n_leapfrog, n_steps, seed):
     """The package's HMC chain and the draws it consumed: per step d normals, then a uniform."""
     chain = bc.hmc_chain(target, start, step_size,
                          n_leapfrog, n_steps, np.random.default_rng(seed), mass=mass)
-    rng, dim = np.random.default_rng(seed), len(start)
-    normals, uniforms = [], []
-    for _ in range(n_steps):
-        normals.append(rng.standard_normal(dim))
-        uniforms.append(rng.random())
+    dim = len(start)
+    normals, uniforms = protocol_draws(seed, n_steps, dim)
     # The first trajectories, each from the state before its iteration, with its momentum.
     states = np.vstack([start, chain.draws[:19]])
     scale = np.sqrt(mass) if mass is not None else np.ones(dim)
     paths = [bc.leapfrog(target.grad_log_density, state, scale * z, step_size, n_leapfrog,
-                         mass=mass).positions for state, z in zip(states, normals)]
+                         mass=mass).positions for state, z in zip(states, normals.reshape(-1, dim))]
     return {"start": start, "mass": mass, "step_size": step_size, "n_leapfrog": n_leapfrog,
             "paths": paths,
-            "n_steps": n_steps, "normals": np.ravel(normals), "uniforms": uniforms,
+            "n_steps": n_steps, "normals": normals, "uniforms": uniforms,
             "draws": chain.draws.ravel(), "divergent": chain.divergent,
             "energies": chain.energies, "energy_errors": chain.energy_errors,
             "accept_rate": chain.accept_rate}
@@ -187,7 +188,7 @@ def hierarchical_case():
     centred_points = bc.exact_draws(data, reference, 60, np.random.default_rng(3))
     starts = np.round(bc.exact_draws(data, reference, 2, np.random.default_rng(70)), 4)
     case = {"y": data.y, "sigma": data.sigma, "mu_prior_sd": data.mu_prior_sd,
-            "tau_prior_scale": data.tau_prior_scale, "forms": {}}
+            "tau_prior_scale": data.tau_prior_scale, "forms": {}, "chains": []}
     for form in bc.hierarchical.FORMS:
         target = bc.hierarchical_target(data, form)
         points = centred_points if form == "centred" else bc.to_noncentred(centred_points)
@@ -197,8 +198,11 @@ def hierarchical_case():
             "points": points, "log_density": target.log_density(points),
             "grad": target.grad_log_density(points),
             "hmc": [hmc_replay(target, start, 1 / sd**2, step, n_leapfrog, 300, seed)
-                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91), (0.2, 10, 92))],
-            "rwm": walk_replay(target, start, bc.hmc.RWM_OPTIMAL_SCALE / np.sqrt(target.dim) * sd, 2000, 80)}
+                    for step, n_leapfrog, seed in ((0.2, 10, 90), (0.45, 5, 91), (0.2, 10, 92))]}
+        case["chains"].append(walk_replay(
+            f"the funnel widget's random walk, {form} eight schools", target,
+            {"kind": "eight-schools", "form": form}, start,
+            bc.hmc.RWM_OPTIMAL_SCALE / np.sqrt(target.dim) * sd, 2000, 80))
     # The funnel widget's exact picture: the joint density of (theta_1, log tau) at its nodes.
     shown = widgets.funnel_data()["reference"]
     nodes = np.searchsorted(reference.log_tau_grid, np.array(shown["log_tau"]) - 1e-9)
@@ -208,19 +212,39 @@ def hierarchical_case():
     return case
 
 
-def walk_replay(target, start, scale, n_steps, seed):
-    """The package's random walk with the diagonal proposal diag(scale) and the draws it used:
-    per step d normals, then a uniform."""
+def protocol_draws(seed, n_steps, dim):
+    """What a generator with this seed gives a Metropolis or HMC step, in the protocol's order:
+    per step d normals, then a uniform. Returned as the two streams a replay source serves."""
+    rng = np.random.default_rng(seed)
+    normals, uniforms = np.empty((n_steps, dim)), np.empty(n_steps)
+    for step in range(n_steps):
+        normals[step] = rng.standard_normal(dim)
+        uniforms[step] = rng.random()
+    return normals.ravel(), uniforms
+
+
+def chain_replay(name, engine, target, start, options, states, normals, uniforms):
+    """One entry of ``chains``, which engine.test.mjs replays with no code of its own.
+
+    ``engine`` is ``"file.js:Class"`` in code/widgets/engine/, a chain shaped like
+    ``HMCChain(target, start, options, rng)`` with ``step()`` and ``state``; ``target`` names an
+    engine target (see TARGETS in engine.test.mjs) and its arguments; ``options`` are the
+    class's own (camelCase); ``states`` the package's chain, one row per step; ``normals`` and
+    ``uniforms`` the draws its generator gave, each stream in the order they were used.
+    """
+    module, cls = engine.split(":")
+    return {"name": name, "module": module, "class": cls, "target": target, "start": start,
+            "options": options, "states": np.asarray(states).tolist(), "normals": normals,
+            "uniforms": uniforms}
+
+
+def walk_replay(name, target, target_spec, start, scale, n_steps, seed):
+    """The package's random walk with the proposal diag(scale), as a ``chains`` entry."""
     chain = bc.metropolis_chain(target, start, np.diag(scale), n_steps,
-                                np.random.default_rng(seed), record_proposals=True)
-    rng, dim = np.random.default_rng(seed), len(start)
-    normals, uniforms = [], []
-    for _ in range(n_steps):
-        normals.append(rng.standard_normal(dim))
-        uniforms.append(rng.random())
-    return {"start": start, "scale": scale, "normals": np.ravel(normals), "uniforms": uniforms,
-            "draws": chain.draws.ravel(), "accepted": chain.accepted,
-            "accept_rate": chain.accept_rate}
+                                np.random.default_rng(seed))
+    return chain_replay(name, "metropolis.js:MetropolisChain", target_spec, start,
+                        {"scale": scale}, chain.draws,
+                        *protocol_draws(seed, n_steps, len(start)))
 
 
 def dimension_case():
@@ -232,18 +256,14 @@ def dimension_case():
     radii = [0.1, 0.5, 1.0, 3.0, 9.5]
     density = [[math.exp((d - 1) * math.log(r) - r * r / 2 - (d / 2 - 1) * math.log(2)
                          - math.lgamma(d / 2)) for r in radii] for d in dims]
-    replays = []
+    replays, chains = [], []
     for d, seed in ((10, 5), (16, 6)):
         tuning = book.dimension_tuning(d)
         target = bc.gaussian_target(np.zeros(d), np.eye(d))
         start = np.random.default_rng(seed + 100).standard_normal(d)
-        rwm = bc.metropolis_chain(target, start, tuning["rwm_scale"] * np.eye(d), 300,
-                                  np.random.default_rng(seed), record_proposals=True)
-        rng = np.random.default_rng(seed)
-        normals, uniforms = [], []
-        for _ in range(300):
-            normals.append(rng.standard_normal(d))
-            uniforms.append(rng.random())
+        chains.append(walk_replay(f"the dimension widget's random walk, N(0, I_{d})", target,
+                                  {"kind": "standard-gaussian", "d": d}, start,
+                                  np.full(d, tuning["rwm_scale"]), 300, seed))
         hmc = hmc_replay(target, start, np.ones(d), tuning["step_size"], tuning["n_leapfrog"],
                          200, seed)
         # The target itself, at a few points: the package's log density is normalized and the
@@ -251,12 +271,10 @@ def dimension_case():
         points = np.random.default_rng(seed + 200).standard_normal((5, d)) * 1.5
         replays.append({"d": d, "points": points, "log_density": target.log_density(points),
                         "grad": target.grad_log_density(points),
-                        "start": start, "tuning": tuning, "normals": np.ravel(normals),
-                        "uniforms": uniforms, "rwm_draws": rwm.draws.ravel(),
-                        "rwm_accepted": rwm.accepted, "hmc": hmc})
+                        "tuning": tuning, "hmc": hmc})
     return {"dims": dims, "tuning": [book.dimension_tuning(d) for d in dims], "chi_mean": chi_mean,
             "rwm_scale": bc.hmc.RWM_OPTIMAL_SCALE, "path_length": book.chapters.DIMENSION_PATH_LENGTH,
-            "radii": radii, "chi_density": density, "replays": replays,
+            "radii": radii, "chi_density": density, "replays": replays, "chains": chains,
             "chi_cdf": [[chi_cdf(r, d) for r in radii + [math.sqrt(d), 14.0]] for d in dims]}
 
 
@@ -368,6 +386,7 @@ def golden():
     grids.append(grid_case(10.0, 5, [[-12.0, 10.0], [-6.0, 14.0]], 121))
     two_grid = bc.grid_posterior(two.log_density, widgets.TwoModeSettings().bounds, 241)
     chol = s.mcmc_scale * np.linalg.cholesky(laplace.cov)
+    hierarchical, dimension = hierarchical_case(), dimension_case()
 
     # The proposals of the package's IS chapter: Student-t and the defensive mixture.
     t_mean, t_cov, t_df = laplace.mean, 1.5 * laplace.cov, 4
@@ -421,8 +440,12 @@ def golden():
                                         s.mcmc_first_seed),
         "vi": [vi_replay(target, laplace, 50, s.vi_seed, full_rank=False),
                vi_replay(target, laplace, 50, 32, full_rank=True)],
-        "hierarchical": hierarchical_case(),
-        "dimension_case": dimension_case(),
+        "hierarchical": hierarchical,
+        "dimension_case": dimension,
+        # Every chain engine.test.mjs replays by itself (chain_replay): add a sampler's here.
+        "chains": [lecture_walk(target, list(s.mcmc_starts[0]), chol, s.mcmc_steps,
+                                s.mcmc_first_seed),
+                   *hierarchical.pop("chains"), *dimension.pop("chains")],
     }
 
 

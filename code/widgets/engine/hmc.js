@@ -83,6 +83,11 @@ export class HMCChain {
     return this.lastPath;
   }
 
+  /** The chain's current position (every chain of the engine has one). */
+  get state() {
+    return this.position;
+  }
+
   acceptRate() {
     return this.accepted.length ? this.accepted.filter(Boolean).length / this.accepted.length : NaN;
   }

@@ -103,6 +103,11 @@ export class MetropolisChain {
     return move;
   }
 
+  /** The chain's current position (every chain of the engine has one). */
+  get state() {
+    return this.current;
+  }
+
   acceptRate() {
     return this.length ? this.accepts / this.length : NaN;
   }
