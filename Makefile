@@ -110,8 +110,9 @@ npm: ## install the pinned front-end files (tools/npm/node_modules)
 	@test $(NPM_DIR)/node_modules/.package-lock.json -nt $(NPM_DIR)/package-lock.json \
 	  || npm ci --prefix $(NPM_DIR) --no-audit --no-fund --silent
 
-# Front-end files the build uses (never a CDN): MathJax 3 typesets the website's math in Node
-# (tools/website/prerendered_math.py) from tools/npm, so the site serves no math script.
+# Front-end files the build uses (never a CDN): MathJax 3 typesets the website's and the decks'
+# math in Node (tools/website/prerendered_math.py, tools/slides/typeset_deck.cjs) from tools/npm,
+# so neither serves a math script.
 assets: npm ## install the front-end files the website's build uses (MathJax, axe-core)
 
 # The live figures, after changing code/widgets: esbuild (pinned in tools/npm) rebuilds the two

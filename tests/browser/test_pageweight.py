@@ -14,6 +14,12 @@ does not compress). Then:
 - no image a page loads is over the figure budget of ``tests/book/test_figure_sizes.py``,
   unless that file names its figure with the reason.
 
+The decks (``_build/slides_out/slides``, as the site serves them under ``slides/``) are weighed
+the same way: no math script (their formulas are typeset when they are built,
+``tools/slides/typeset_deck.cjs``), no failed request, and at most :data:`DECK_BUDGET` bytes each
+(a guard against the 2.3 MB MathJax or the like coming back: a deck is shown on a projector, the
+phone targets are the book's pages').
+
 Bytes do not depend on the machine, so these hold anywhere; times do, and only the benchmark
 (``make pageweight``) reports them.
 """
@@ -25,11 +31,12 @@ import pytest
 from tools.benchmarks.pageweight import summary, weigh
 
 from ..book.test_figure_sizes import FIGURE_BUDGET, HEAVY_FIGURES
-from .built import SITE, site_pages, site_url  # noqa: F401
+from .built import SITE, decks, decks_url, site_pages, site_url  # noqa: F401
 
 PAGE_BUDGET = 1_500_000
 MEDIAN_BUDGET = 1_000_000
 MAX_REQUESTS = 20
+DECK_BUDGET = 2_500_000
 FIGURE = re.compile(r'<figure[^>]*\bid="([^"]+)"[^>]*>.*?</figure>', re.S)
 IMAGE = re.compile(r'<img[^>]*\bsrc="([^"]+)"')
 
@@ -75,3 +82,13 @@ def test_page_fits_a_phone(path, site_url, weighed):
         if names.get(file) not in HEAVY_FIGURES:
             heavy.append(f"{file} (figure {names.get(file)}, {response['bytes'] // 1000} kB)")
     assert heavy == [], f"{path}: images over {FIGURE_BUDGET // 1000} kB: {heavy}"
+
+
+@pytest.mark.parametrize("name", [d for d in decks() if d != "index.html"] or ["00.html"])
+def test_deck_loads_no_math_script(name, decks_url, browser):
+    weight = summary(weigh(browser, f"{decks_url}/{name}"), decks_url)
+    assert not weight["math_script"], f"{name} loads a math script"
+    assert weight["failed"] == [], f"{name}: failed requests {weight['failed']}"
+    assert weight["bytes"] <= DECK_BUDGET, (
+        f"{name} transfers {weight['bytes'] / 1e6:.2f} MB (budget {DECK_BUDGET / 1e6} MB); "
+        f"biggest: {weight['biggest']}")

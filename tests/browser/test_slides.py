@@ -2,13 +2,15 @@
 
 Each deck is opened in headless chromium at 1920 x 1080 with the network cut, where reveal.js
 zooms its 1120 x 700 canvas up (the case in which the decks' former MathJax 2 drew formulas
-twice). Every slide is checked after the presenter's keys reach it, and each slide with math
-again when the deck is opened at that slide (a bookmark, a reload, the speaker view):
+twice). Its formulas were typeset when it was built (tools/slides/typeset_deck.cjs): the deck
+loads no math script, and every formula is an SVG with its MathML beside it. Every slide is
+checked after the presenter's keys reach it, and each slide with math again when the deck is
+opened at that slide (a bookmark, a reload, the speaker view):
 
 - every formula is drawn once: one drawing per formula; nothing else inside a formula paints
   (the slide as shown is pixel-identical to the slide with everything in its formulas but
-  their drawings hidden: their MathML copies for screen readers); and neither the TeX source
-  nor the MathML text of a formula can be read in the rest of the slide's text;
+  their drawings hidden: their MathML copies for screen readers); and the MathML text of a
+  formula cannot be read in the rest of the slide's text;
 - nothing leaves the canvas or is cut off by a box that clips (a code line too long);
 - a figure alone on a slide is at least 480 px of the canvas wide, and every figure has alt text;
 - in the deck's figures no two texts (ticks, labels, titles, legends) overlap or touch, no legend
@@ -61,17 +63,16 @@ HALL = {"width": 1280, "height": 720}   # a projector's resolution, where the si
 TEXT_MIN, FIGURE_TEXT_MIN = 28.0, 20.0
 FIGURE_MIN_WIDTH = 480     # a figure alone on a slide, in px of the canvas
 
-# A typeset formula, MathJax 3 or 2: its drawing is its <svg>, anything else in it is a copy
-# (for screen readers) that must never paint. Hiding classes go on <html>.
-FORMULA = "mjx-container, .MathJax_SVG, .MathJax_SVG_Display, .MathJax_CHTML"
+# A typeset formula (MathJax 3's, typeset when the deck was built): its drawing is its <svg>,
+# anything else in it is a copy (its MathML, for screen readers) that must never paint. Hiding
+# classes go on <html>.
+FORMULA = "mjx-container"
 PROBE_CSS = """
-html.hide-copies :is(mjx-container, .MathJax_SVG) > :not(svg),
-html.hide-copies :is(mjx-container, .MathJax_SVG) > :not(svg) *,
-html.hide-copies .MathJax_SVG_Display > :not(.MathJax_SVG),
-html.hide-copies .MathJax_CHTML * { visibility: hidden !important; }
-html.hide-formulas :is(%s), html.hide-formulas :is(%s) * { visibility: hidden !important; }
+html.hide-copies mjx-container > :not(svg), html.hide-copies mjx-container > :not(svg) * {
+  visibility: hidden !important; }
+html.hide-formulas mjx-container, html.hide-formulas mjx-container * { visibility: hidden !important; }
 html.hide-pictures :is(img, canvas, video, svg:not(mjx-container svg)) { visibility: hidden !important; }
-""" % (FORMULA, FORMULA)
+"""
 
 PROBE_JS = r"""
 window.deckProbe = (() => {
@@ -99,23 +100,10 @@ window.deckProbe = (() => {
     }
   }
 
-  // Every formula on the slide with its TeX source and its MathML text, from MathJax itself.
-  function formulas(slide) {
-    if (window.MathJax && MathJax.startup && MathJax.startup.document) {
-      return MathJax.startup.document.getMathItemsWithin(slide)
-        .filter(item => item.typesetRoot && shown(item.typesetRoot))
-        .map(item => ({tex: item.math, mathml: new DOMParser().parseFromString(
-          MathJax.startup.toMML(item.root), 'text/xml').documentElement.textContent}));
-    }
-    if (window.MathJax && MathJax.Hub) {
-      return MathJax.Hub.getAllJax(slide).map(jax => {
-        const box = document.getElementById(jax.inputID + '-Frame');
-        const math = box && box.querySelector('math');
-        return {tex: jax.originalText, mathml: math ? math.textContent : '', box};
-      }).filter(f => !f.box || shown(f.box)).map(({tex, mathml}) => ({tex, mathml}));
-    }
-    return [];
-  }
+  // A formula's MathML text (what a screen reader reads), from its copy beside the drawing.
+  const mathml = box => (box.querySelector('mjx-assistive-mml') || {}).textContent || '';
+  // Every formula on the slide, outside the notes, as its MathML text.
+  const formulas = slide => [...slide.querySelectorAll('mjx-container')].filter(shown).map(mathml);
 
   function report() {
     const slide = Reveal.getCurrentSlide();
@@ -127,13 +115,7 @@ window.deckProbe = (() => {
     const drawn = box => [...box.querySelectorAll('svg')].filter(svg => {
       const r = svg.getBoundingClientRect();
       return !svg.parentElement.closest('svg') && r.width > 0 && r.height > 0; }).length;
-    const label = box => {
-      const item = window.MathJax && MathJax.startup && MathJax.startup.document &&
-        [...MathJax.startup.document.math].find(i => i.typesetRoot === box);
-      const frame = box.matches('.MathJax_SVG') ? box : box.querySelector('.MathJax_SVG');
-      const script = frame && frame.parentElement.querySelector(`script[id="${frame.id.replace('-Frame', '')}"]`);
-      return item ? item.math : script ? script.textContent : box.textContent;
-    };
+    const label = box => mathml(box) || box.textContent;
     const drawings = boxes.map(drawn).reduce((a, b) => a + b, 0);
     const twice = boxes.filter(box => drawn(box) > 1).map(box => `$${label(box)}$ drawn ${drawn(box)} times`);
 
@@ -145,13 +127,10 @@ window.deckProbe = (() => {
     const found = formulas(slide);
     const visible = norm(prose);
     const copies = [];
-    for (const f of found) {
-      const candidates = [[f.tex, 'TeX'], [f.mathml, 'MathML']]
-        .map(([text, kind]) => [norm(text), kind])
-        // A bare letter or word (p, Z, ESS) may well be prose; anything with a symbol is not.
-        .filter(([text]) => text.length >= 2 && /[^\p{L}\p{N}]/u.test(text));
-      for (const [text, kind] of candidates) {
-        if (visible.includes(text)) copies.push(`${kind} copy of $${f.tex}$ in the text`);
+    for (const text of found.map(norm)) {
+      // A bare letter or word (p, Z, ESS) may well be prose; anything with a symbol is not.
+      if (text.length >= 2 && /[^\p{L}\p{N}]/u.test(text) && visible.includes(text)) {
+        copies.push(`MathML copy of "${text}" in the text`);
       }
     }
 
@@ -320,12 +299,11 @@ class Deck:
         page.goto("about:blank")
         page.goto(f"{self.url}#/{slide}", wait_until="load")
         page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
-        settle_math(page)
+        assert page.evaluate("typeof window.MathJax === 'undefined'"), "the deck loads MathJax"
 
     def show(self, slide):
         """Go to a slide the way the presenter's keys do."""
         self.page.evaluate(f"Reveal.slide({slide}, 0)")
-        settle_math(self.page)
         self.page.wait_for_timeout(50)
 
     def look(self):
@@ -365,17 +343,6 @@ def steady_screenshot(page, clip, tries=20):
             return shown
         shown = again
     return shown
-
-
-def settle_math(page):
-    """Wait until MathJax (3, or 2 with its queue) has nothing left to typeset."""
-    version = page.evaluate("() => !window.MathJax ? 0 : MathJax.startup ? 3 : MathJax.Hub ? 2 : 0")
-    if version == 3:
-        page.evaluate("() => MathJax.startup.promise.then(() => true)")
-    elif version == 2:
-        page.wait_for_timeout(300)  # MathJax 2 re-renders a slide shortly after it is shown
-        page.wait_for_function("() => MathJax.Hub.queue.pending === 0 "
-                               "&& MathJax.Hub.queue.running === 0", timeout=30_000)
 
 
 def inspect_slides(deck, name, shots=None):
@@ -728,9 +695,7 @@ def test_formula_check_sees_a_visible_copy(browser, decks_url):
     deck = Deck(browser, url)
     try:
         index = deck.page.evaluate("""() => {
-            const plain = m => new DOMParser().parseFromString(MathJax.startup.toMML(
-              [...MathJax.startup.document.math].find(i => i.typesetRoot === m).root),
-              'text/xml').documentElement.textContent;
+            const plain = m => m.querySelector('mjx-assistive-mml').textContent;
             // The first formula on a slide with a symbol in it (a bare letter may be prose).
             const math = [...document.querySelectorAll('.reveal .slides mjx-container')]
               .find(m => !m.closest('aside.notes') && /[^\\p{L}\\p{N}\\s]/u.test(plain(m)));

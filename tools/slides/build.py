@@ -5,8 +5,10 @@ Decks come from the same notebooks as the website (no second source): cells mark
 ``teaching-notes`` (slide type ``notes``), each right after the content of its slide (the
 conventions are in :mod:`tools.slides.metadata`; chapters not yet written that way still use
 their prose as notes, see :func:`speaker_notes`). The
-reveal.js, RequireJS, jQuery and MathJax files are copied from ``tools/npm/node_modules``
-(pinned in ``tools/npm/package.json``) next to the decks, so nothing is fetched at view time.
+reveal.js, RequireJS and jQuery files are copied from ``tools/npm/node_modules`` (pinned in
+``tools/npm/package.json``) next to the decks, so nothing is fetched at view time, and every
+formula is typeset when the deck is built, by the same lock's MathJax in Node
+(``typeset_deck.cjs``): a deck loads no math script.
 The chapters come from ``_toc.yml`` (:mod:`tools.toc`); the nbconvert template is
 ``deck_template/`` beside this file.
 
@@ -16,6 +18,7 @@ import argparse
 import html
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -196,15 +199,28 @@ def copy_assets(out):
     vendor.mkdir(parents=True, exist_ok=True)
     shutil.copy(MODULES / "requirejs" / "require.js", vendor / "require.js")
     shutil.copy(MODULES / "jquery" / "dist" / "jquery.min.js", vendor / "jquery.min.js")
-    # MathJax 3 as one self-contained file (TeX input, SVG output), the same file as the website.
-    (vendor / "mathjax").mkdir(exist_ok=True)
-    shutil.copy(MODULES / "mathjax" / "es5" / "tex-svg-full.js", vendor / "mathjax")
     (vendor / "deck.css").write_text(DECK_CSS)
     # The live figures: the bundle (package data of bayescomp, rebuilt by `make widgets`) and the
     # package's data script, loaded by the decks whose slides hold a <div data-widget> placeholder.
     from bayescomp.book.widgets import BUNDLE, BUNDLE_NAME, write_data_script
     shutil.copy(BUNDLE, vendor / BUNDLE_NAME)
     write_data_script(vendor)
+
+
+MATHJAX = MODULES / "mathjax" / "es5"
+TYPESETTER = HERE / "typeset_deck.cjs"
+
+
+def typeset_math(decks):
+    """Typeset every formula of the written ``decks`` in place (MathJax 3 in Node, with the TeX
+    settings the decks' browser MathJax had); a formula it cannot typeset fails the build."""
+    node = shutil.which("node")
+    if node is None or not (MATHJAX / "node-main.js").exists():
+        sys.exit("the decks' math is typeset with Node.js and MathJax: install Node.js, then "
+                 "run `make npm`")
+    done = subprocess.run([node, str(TYPESETTER), str(MATHJAX), *map(str, decks)])
+    if done.returncode:
+        sys.exit(f"typesetting the decks' math failed (exit {done.returncode}; see above)")
 
 
 def exporter():
@@ -216,7 +232,6 @@ def exporter():
     config.SlidesExporter.reveal_width, config.SlidesExporter.reveal_height = map(str, CANVAS)
     config.SlidesExporter.require_js_url = "vendor/require.js"
     config.SlidesExporter.jquery_url = "vendor/jquery.min.js"
-    config.SlidesExporter.mathjax_url = "vendor/mathjax/tex-svg-full.js"
     config.SlidesExporter.exclude_input_prompt = True
     config.SlidesExporter.exclude_output_prompt = True
     # Figure cells carry this tag: on a slide the figure is the content, the code stays online.
@@ -384,7 +399,7 @@ def build(out, chapters=CHAPTERS):
     copy_assets(out)
     prefetch_deck_figures(chapters)
     slides = exporter()
-    links = []
+    links, written = [], []
     for name in CHAPTERS:
         chapter = nbformat.read(toc.notebook(name), as_version=4)
         title = chapter_title(chapter)
@@ -401,6 +416,8 @@ def build(out, chapters=CHAPTERS):
                                count=1, flags=re.S)
         assert titled, "nbconvert's deck has no <title>"
         (out / deck_file(name)).write_text(body, encoding="utf-8")
+        written.append(out / deck_file(name))
+    typeset_math(written)
     keys = "\n".join(f"<tr><td>{key}</td><td>{action}</td></tr>" for key, action in INDEX_KEYS)
     from ..download.question_bank import GIFT_NAME, MOODLE_NAME
     (out / "index.html").write_text(INDEX.format(links="\n".join(links), keys=keys,
@@ -441,7 +458,8 @@ present it with RISE (<kbd>Alt</kbd>+<kbd>R</kbd>); the book's TEACHING.md says 
 # deck figures' code), this builder, its template and helpers, the pinned front-end files and
 # the build lock (nbconvert's version), and the edition line of the title slides. While their key
 # holds, the decks would come out the same.
-DECK_SOURCES = ("chapters", "code/bayescomp", "tools/slides", "tools/toc.py", "_toc.yml",
+DECK_SOURCES = ("chapters", "code/bayescomp", "tools/slides", "tools/website/mathjax_svg.cjs",
+                "tools/toc.py", "_toc.yml",
                 "tools/npm/package-lock.json", "tools/requirements/build.txt")
 STAMPS = Stamps(ROOT / "_build" / "slides-built-from.json")
 

@@ -13,9 +13,9 @@ deck. Two handouts per deck (:data:`HANDOUTS`):
   of the page before reveal.js lays it out), to give a class.
 
 ``--handouts lecturer`` (or ``students``) prints one kind only. Nothing is fetched: the decks carry their own
-reveal.js and MathJax, and chromium's host resolver is mapped to nowhere, so a deck that tried
-to reach the network would fail here instead of printing something else. The virtual-time
-budget lets the page finish typesetting and laying out before it is printed.
+reveal.js (and their math typeset when they were built), and chromium's host resolver is mapped
+to nowhere, so a deck that tried to reach the network would fail here instead of printing
+something else. The virtual-time budget lets the page finish laying out before it is printed.
 
 A handout whose deck and the decks' files (reveal.js, the vendored scripts, styles and still
 images) are unchanged since it was printed is not printed again (``_build/handouts-printed-from.json``).
